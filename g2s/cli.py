@@ -1,0 +1,141 @@
+"""The ``g2s`` command: solve MVC / MaxCut / MIS on a graph file, train and evaluate models.
+
+``g2s solve --problem {mvc,maxcut,mis} --method METHOD [options] FILE`` prints one JSON object:
+``objective``, ``solution`` (in the file's vertex labels), ``feasible``, ``bound``/``status``
+where the method proves one, ``seconds``, and any normalisation ``warnings``.
+
+Exit codes: 0 success; 1 bad input (unreadable or refused graph file, a method that does not
+apply); 2 bad command line; 3 an unexpected internal error (one line; ``--debug`` shows the
+traceback); 130 interrupted.  Errors are always one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from g2s import __version__
+from g2s.fsutil import atomic_write_text
+from g2s.graph_io import FORMATS, GraphFormatError, read_graph
+from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective
+
+__all__ = ["main", "build_parser"]
+
+SOLVE_METHODS = ("greedy", "list", "list-left", "matching", "reference", "g2s")
+
+
+class CommandLineError(Exception):
+    """Raised instead of argparse's multi-line usage dump."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit code 2 (handled in main)
+        raise CommandLineError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="g2s", description="Graph2Seq harness (arXiv:1802.04948): solve minimum "
+                "vertex cover, max cut and maximum independent set on your graphs.")
+    p.add_argument("--version", action="version", version=f"g2s {__version__}")
+    p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+
+    s = sub.add_parser("solve", help="solve one problem on one graph file, print JSON")
+    s.add_argument("file", type=Path, help="graph file: edge list, DIMACS, graph6 or GraphML")
+    s.add_argument("--problem", required=True, choices=PROBLEMS, help="the problem to solve")
+    s.add_argument("--method", default="greedy", choices=SOLVE_METHODS,
+                   help="greedy (default), list (ListRight), list-left (ListLeft), matching "
+                        "(MVC only), reference (exact/CP-SAT with a proven bound), g2s (trained "
+                        "G2S-RNN, Algorithm 2)")
+    s.add_argument("--format", choices=FORMATS, default=None,
+                   help="input format (default: from the extension, else sniffed)")
+    s.add_argument("--time-limit", type=float, default=240.0,
+                   help="seconds for --method reference (default 240, the paper's Gurobi cut-off)")
+    s.add_argument("--seed", type=int, default=None,
+                   help="random seed; heuristics break ties by it (default: smallest label)")
+    s.add_argument("--checkpoint", type=Path, default=None,
+                   help="model weights for --method g2s (default: the shipped one)")
+    s.add_argument("--t-max", type=int, default=15, help="Algorithm 2's T_max for --method g2s")
+    s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
+    s.add_argument("--output", type=Path, default=None,
+                   help="also write the JSON to this file (atomically)")
+    return p
+
+
+def _solve(args) -> dict:
+    g = read_graph(args.file, args.format)
+    G = g.graph
+    for w in g.warnings:
+        print(f"g2s: warning: {w}", file=sys.stderr)
+    if args.time_limit <= 0:
+        raise ValueError("--time-limit must be positive")
+    t0 = time.perf_counter()
+    info: dict = {}
+    if args.method == "reference":
+        from g2s.solvers import solve_reference
+        res = solve_reference(args.problem, G, time_limit=args.time_limit,
+                              seed=0 if args.seed is None else args.seed)
+        S = set(res.solution)
+        info = {"bound": res.bound, "status": res.status, "how": res.method}
+    elif args.method == "g2s":
+        try:
+            from g2s.evaluate import solve_g2s
+        except ImportError as exc:
+            raise ValueError(f"--method g2s needs PyTorch ({exc}); install the CPU wheel with "
+                             "'pip install torch==2.13.0'") from None
+        S, extra = solve_g2s(args.problem, G, checkpoint=args.checkpoint, t_max=args.t_max,
+                             device=args.device)
+        info = dict(extra)
+    else:
+        from g2s.heuristics import run_heuristic
+        S = run_heuristic(args.method, args.problem, G, seed=args.seed)
+    seconds = time.perf_counter() - t0
+    feasible = is_feasible(args.problem, G, S)
+    if not feasible:  # never report an infeasible answer as a result
+        raise InfeasibleSolution(f"method {args.method} returned an infeasible solution")
+    out = {
+        "problem": args.problem, "method": args.method, "file": str(args.file),
+        "n": G.number_of_nodes(), "m": G.number_of_edges(),
+        "objective": objective(args.problem, G, S), "feasible": feasible,
+        "solution": g.to_labels(S), "seconds": round(seconds, 6), "warnings": g.warnings,
+    }
+    out.update(info)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise CommandLineError("a command is required (try 'g2s solve --help')")
+        if args.command == "solve":
+            result = _solve(args)
+            text = json.dumps(result)
+            if args.output is not None:
+                atomic_write_text(args.output, text + "\n")
+            print(text)
+        return 0
+    except CommandLineError as exc:
+        print(f"g2s: error: {exc}", file=sys.stderr)
+        return 2
+    except (GraphFormatError, ValueError, InfeasibleSolution, FileNotFoundError) as exc:
+        print(f"g2s: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("g2s: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - last line of defence: one line, no traceback
+        if debug:
+            raise
+        print(f"g2s: internal error: {type(exc).__name__}: {exc} (rerun with --debug)",
+              file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

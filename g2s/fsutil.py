@@ -1,0 +1,53 @@
+"""Atomic file writes: readers see the old file or the whole new one, never a torn write."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_write_json", "jsonable"]
+
+
+def atomic_write_bytes(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path, text: str) -> None:
+    atomic_write_bytes(path, text.encode())
+
+
+def jsonable(obj: Any) -> Any:
+    """Convert numpy scalars/arrays and tuples to plain JSON types; NaN becomes null."""
+    import numpy as np
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        seq = sorted(obj) if isinstance(obj, (set, frozenset)) else obj
+        return [jsonable(v) for v in seq]
+    if isinstance(obj, np.generic):
+        return jsonable(obj.item())
+    if isinstance(obj, np.ndarray):
+        return jsonable(obj.tolist())
+    if isinstance(obj, float) and obj != obj:
+        return None
+    return obj
+
+
+def atomic_write_json(path, obj: Any) -> None:
+    atomic_write_text(path, json.dumps(jsonable(obj), indent=1, sort_keys=True) + "\n")

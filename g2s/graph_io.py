@@ -1,0 +1,240 @@
+"""Reading and writing graph files: edge list, DIMACS, graph6 and GraphML.
+
+Every reader returns an :class:`InputGraph`: an undirected simple graph on ``0..n-1`` plus the
+original vertex labels, so answers can be reported in the file's own labels, and the list of
+warnings issued while normalising.
+
+What is normalised (with a warning) and what is refused (:class:`GraphFormatError`):
+
+* refused: a file that cannot be parsed (the message names the line), a graph with no vertices,
+  a directed graph (GraphML ``edgedefault="directed"``), self-loops (MVC/MaxCut/MIS are defined
+  on simple graphs and a loop changes what a solution means), DIMACS edges naming a vertex
+  outside ``1..N``, an unknown format;
+* normalised with a warning: duplicate edges, including ``u v`` and ``v u`` (an undirected
+  edge is a set), and a DIMACS ``p`` line whose edge count disagrees with the ``e`` lines;
+* accepted silently: comments (``#``/``%`` in edge lists, ``c`` in DIMACS), blank lines,
+  isolated vertices (DIMACS, GraphML, graph6), and graphs without edges.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+__all__ = ["GraphFormatError", "InputGraph", "FORMATS", "read_graph", "write_graph",
+           "detect_format", "from_networkx"]
+
+FORMATS = ("edgelist", "dimacs", "graph6", "graphml")
+_EXTENSIONS = {".txt": "edgelist", ".edges": "edgelist", ".edgelist": "edgelist", ".el": "edgelist",
+               ".dimacs": "dimacs", ".col": "dimacs", ".clq": "dimacs",
+               ".g6": "graph6", ".graph6": "graph6", ".graphml": "graphml", ".xml": "graphml"}
+
+
+class GraphFormatError(ValueError):
+    """The input file is malformed or describes a graph the harness does not accept."""
+
+
+@dataclass
+class InputGraph:
+    graph: nx.Graph                      # vertices 0..n-1
+    labels: list                         # labels[i] is vertex i's label in the file
+    warnings: list = field(default_factory=list)
+
+    def to_labels(self, S) -> list:
+        """Translate a vertex set of :attr:`graph` into sorted file labels."""
+        out = [self.labels[v] for v in S]
+        try:
+            return sorted(out)
+        except TypeError:
+            return sorted(out, key=str)
+
+
+def _sort_labels(labels):
+    try:
+        return sorted(labels)
+    except TypeError:
+        return sorted(labels, key=str)
+
+
+def from_networkx(H: nx.Graph, warnings: list | None = None) -> InputGraph:
+    """Validate and relabel a networkx graph (the common back end of every reader)."""
+    warnings = list(warnings or [])
+    if H.is_directed():
+        raise GraphFormatError("directed graphs are not supported (the problems are undirected)")
+    if H.number_of_nodes() == 0:
+        raise GraphFormatError("the graph has no vertices")
+    loops = list(nx.selfloop_edges(H))
+    if loops:
+        raise GraphFormatError(f"self-loop at vertex {loops[0][0]!r}: only simple graphs "
+                               "are supported")
+    if H.is_multigraph():
+        simple = nx.Graph(H)
+        dup = H.number_of_edges() - simple.number_of_edges()
+        if dup:
+            warnings.append(f"dropped {dup} duplicate edge(s)")
+        H = simple
+    labels = _sort_labels(H.nodes)
+    index = {v: i for i, v in enumerate(labels)}
+    G = nx.Graph()
+    G.add_nodes_from(range(len(labels)))
+    G.add_edges_from((index[u], index[v]) for u, v in H.edges())
+    return InputGraph(G, labels, warnings)
+
+
+def _token(tok: str):
+    try:
+        return int(tok)
+    except ValueError:
+        return tok
+
+
+def _read_edgelist(text: str) -> InputGraph:
+    H = nx.MultiGraph()
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].split("%", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        if len(parts) < 2:
+            raise GraphFormatError(f"line {lineno}: expected 'u v', got {raw.strip()!r}")
+        if len(parts) > 3:
+            raise GraphFormatError(f"line {lineno}: expected 'u v' or 'u v weight', got "
+                                   f"{raw.strip()!r}")
+        u, v = _token(parts[0]), _token(parts[1])
+        if u == v:
+            raise GraphFormatError(f"line {lineno}: self-loop at vertex {u!r}: only simple "
+                                   "graphs are supported")
+        H.add_edge(u, v)
+    return from_networkx(H)
+
+
+def _read_dimacs(text: str) -> InputGraph:
+    n = m_declared = None
+    H = nx.MultiGraph()
+    warnings = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        parts = raw.split()
+        if not parts or parts[0] == "c":
+            continue
+        if parts[0] == "p":
+            if n is not None:
+                raise GraphFormatError(f"line {lineno}: second 'p' line")
+            if len(parts) != 4 or parts[1] not in ("edge", "col"):
+                raise GraphFormatError(f"line {lineno}: expected 'p edge N M', got {raw.strip()!r}")
+            try:
+                n, m_declared = int(parts[2]), int(parts[3])
+            except ValueError:
+                raise GraphFormatError(f"line {lineno}: N and M must be integers") from None
+            if n < 0 or m_declared < 0:
+                raise GraphFormatError(f"line {lineno}: N and M must be non-negative")
+            H.add_nodes_from(range(1, n + 1))
+        elif parts[0] == "e":
+            if n is None:
+                raise GraphFormatError(f"line {lineno}: 'e' line before the 'p edge N M' line")
+            if len(parts) != 3:
+                raise GraphFormatError(f"line {lineno}: expected 'e u v', got {raw.strip()!r}")
+            try:
+                u, v = int(parts[1]), int(parts[2])
+            except ValueError:
+                raise GraphFormatError(f"line {lineno}: vertices must be integers") from None
+            if not (1 <= u <= n and 1 <= v <= n):
+                raise GraphFormatError(f"line {lineno}: vertex out of range 1..{n}")
+            if u == v:
+                raise GraphFormatError(f"line {lineno}: self-loop at vertex {u}: only simple "
+                                       "graphs are supported")
+            H.add_edge(u, v)
+        else:
+            raise GraphFormatError(f"line {lineno}: unknown DIMACS line type {parts[0]!r}")
+    if n is None:
+        raise GraphFormatError("no 'p edge N M' line")
+    if H.number_of_edges() != m_declared:
+        warnings.append(f"'p' line declares {m_declared} edges, file has {H.number_of_edges()}")
+    return from_networkx(H, warnings)
+
+
+def detect_format(path: Path, text: str | None = None) -> str:
+    """Format from the extension, else by sniffing the first meaningful line."""
+    ext = Path(path).suffix.lower()
+    if ext in _EXTENSIONS:
+        return _EXTENSIONS[ext]
+    text = text if text is not None else Path(path).read_text(errors="replace")
+    for line in text.splitlines():
+        s = line.strip()
+        if not s or s.startswith(("#", "%", "c ")) or s == "c":
+            continue
+        if s.startswith("<?xml") or s.startswith("<graphml"):
+            return "graphml"
+        if s.startswith("p ") or s.startswith("e "):
+            return "dimacs"
+        printable = all(63 <= ord(ch) <= 126 for ch in s)
+        if s.startswith(">>graph6<<") or (len(s.split()) == 1 and printable):
+            return "graph6"
+        return "edgelist"
+    raise GraphFormatError("the file is empty")
+
+
+def read_graph(path, fmt: str | None = None) -> InputGraph:
+    """Read a graph file (format from ``fmt``, else the extension, else sniffed)."""
+    path = Path(path)
+    if not path.is_file():
+        raise GraphFormatError(f"no such file: {path}")
+    if fmt is not None and fmt not in FORMATS:
+        raise GraphFormatError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise GraphFormatError(f"cannot read {path}: {exc.strerror}") from None
+    text = raw.decode("utf-8", errors="replace")
+    fmt = fmt or detect_format(path, text)
+    if fmt == "edgelist":
+        return _read_edgelist(text)
+    if fmt == "dimacs":
+        return _read_dimacs(text)
+    if fmt == "graph6":
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        if len(lines) != 1:
+            raise GraphFormatError(f"graph6: expected one graph, found {len(lines)} lines")
+        try:
+            H = nx.from_graph6_bytes(lines[0].encode())
+        except (nx.NetworkXError, ValueError, IndexError) as exc:
+            raise GraphFormatError(f"graph6: {exc}") from None
+        return from_networkx(H)
+    try:
+        H = nx.read_graphml(path)
+    except Exception as exc:  # noqa: BLE001 - networkx raises many parser types
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise GraphFormatError(f"GraphML: {first}") from None
+    return from_networkx(H)
+
+
+def write_graph(G: nx.Graph, path, fmt: str | None = None) -> None:
+    """Write ``G`` (vertices ``0..n-1``) atomically in the given or extension-implied format."""
+    path = Path(path)
+    fmt = fmt or _EXTENSIONS.get(path.suffix.lower(), "edgelist")
+    n = G.number_of_nodes()
+    if fmt == "edgelist":
+        data = "".join(f"{u} {v}\n" for u, v in sorted(G.edges())).encode()
+        if any(G.degree(v) == 0 for v in G):
+            raise GraphFormatError("an edge list cannot hold isolated vertices; use DIMACS, "
+                                   "graph6 or GraphML")
+    elif fmt == "dimacs":
+        idx = {v: i + 1 for i, v in enumerate(sorted(G.nodes))}
+        lines = [f"p edge {n} {G.number_of_edges()}"]
+        lines += [f"e {idx[u]} {idx[v]}" for u, v in sorted(G.edges())]
+        data = ("\n".join(lines) + "\n").encode()
+    elif fmt == "graph6":
+        data = nx.to_graph6_bytes(nx.convert_node_labels_to_integers(G, ordering="sorted"),
+                                  header=False)
+    elif fmt == "graphml":
+        import io
+        buf = io.BytesIO()
+        nx.write_graphml(G, buf)
+        data = buf.getvalue()
+    else:
+        raise GraphFormatError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)

@@ -1,0 +1,201 @@
+"""Classical (non-learning) heuristics of arXiv:1802.04948, Appendix D.1, items (5)-(7).
+
+Every function is deterministic given ``seed``.  With ``seed=None`` ties are broken by the
+smallest vertex label; with a seed, by a seeded random priority (a random permutation ranks the
+vertices, and ties in the heuristic's key go to the higher-ranked vertex).
+
+* :func:`min_vertex_cover_greedy`: repeatedly take a vertex of maximum degree in the residual
+  graph (Johnson 1973; Williamson & Shmoys 2011, as greedy set cover); an
+  ``H(Delta)``-approximation, ``Theta(log n)`` on :func:`g2s.graphs.greedy_worst_case_mvc` (Johnson 1973).
+* :func:`max_independent_set_greedy`: repeatedly take a vertex of minimum residual degree and
+  delete its closed neighbourhood; ``|S| >= n / (Delta + 1)`` and a ``(Delta+2)/3``-
+  approximation (Halldorsson & Radhakrishnan 1997).
+* :func:`max_cut_greedy`: place vertices one by one on the side that cuts more edges to the
+  already-placed ones (Sahni & Gonzalez 1976, J. ACM 23); cuts at least ``|E|/2``.
+* :func:`list_heuristic`: the paper cites Shimizu et al. (2016) for "a fast list-based
+  algorithm for MVC and MIS" without defining it.  Two published unweighted list heuristics
+  exist, both scanning the vertices sorted by non-increasing degree: ListLeft (Avis & Imamura
+  2007, ORL 35: a vertex joins the cover iff it has a neighbour later in the list; ratio
+  ``<= Delta/2 + 3/2``) and ListRight (Delbot & Laforest 2008, IPL 107: scan from the end; a
+  vertex joins the cover iff some later neighbour is not in the cover).  We implement both;
+  ``variant="right"`` is the default because Shimizu et al.'s list algorithm is a refinement of
+  the right-to-left scan (our reading; recorded in the ledger as a choice).  For MIS the list
+  heuristics return the complement of the cover, which is independent.
+* :func:`min_vertex_cover_matching`: both endpoints of a maximal matching; a 2-approximation
+  (Gavril's algorithm, in Garey & Johnson 1979, Sec. 6.1).
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import networkx as nx
+
+from g2s.graphs import as_rng
+from g2s.problems import PROBLEMS, objective
+
+__all__ = [
+    "min_vertex_cover_greedy",
+    "max_independent_set_greedy",
+    "max_cut_greedy",
+    "list_heuristic",
+    "min_vertex_cover_matching",
+    "greedy",
+    "best_heuristic",
+    "HEURISTIC_METHODS",
+    "run_heuristic",
+]
+
+
+def _rank(G: nx.Graph, seed) -> dict:
+    """Tie-break priority of each vertex: its label order, or a seeded random permutation."""
+    nodes = sorted(G.nodes)
+    if seed is None:
+        return {v: i for i, v in enumerate(nodes)}
+    perm = as_rng(seed).permutation(len(nodes))
+    return {v: int(perm[i]) for i, v in enumerate(nodes)}
+
+
+def min_vertex_cover_greedy(G: nx.Graph, seed=None) -> set:
+    """Max-degree greedy vertex cover on the residual graph; ties to the smallest rank."""
+    rank = _rank(G, seed)
+    deg = dict(G.degree())
+    heap = [(-d, rank[v], v) for v, d in deg.items() if d > 0]
+    heapq.heapify(heap)
+    removed, cover = set(), set()
+    while heap:
+        negd, _, v = heapq.heappop(heap)
+        if v in removed or -negd != deg[v]:
+            continue  # stale entry
+        if deg[v] == 0:
+            break
+        cover.add(v)
+        removed.add(v)
+        for u in G.neighbors(v):
+            if u not in removed:
+                deg[u] -= 1
+                if deg[u] > 0:
+                    heapq.heappush(heap, (-deg[u], rank[u], u))
+        deg[v] = 0
+    return cover
+
+
+def max_independent_set_greedy(G: nx.Graph, seed=None) -> set:
+    """Min-degree greedy independent set (closed-neighbourhood removal); ties to smallest rank."""
+    rank = _rank(G, seed)
+    deg = dict(G.degree())
+    heap = [(d, rank[v], v) for v, d in deg.items()]
+    heapq.heapify(heap)
+    removed, chosen = set(), set()
+    while heap:
+        d, _, v = heapq.heappop(heap)
+        if v in removed or d != deg[v]:
+            continue
+        chosen.add(v)
+        gone = [v] + [u for u in G.neighbors(v) if u not in removed]
+        removed.update(gone)
+        for u in gone[1:]:
+            for w in G.neighbors(u):
+                if w not in removed:
+                    deg[w] -= 1
+                    heapq.heappush(heap, (deg[w], rank[w], w))
+    return chosen
+
+
+def max_cut_greedy(G: nx.Graph, seed=None) -> set:
+    """Sahni-Gonzalez greedy cut: vertices in rank order, each to the side cutting more edges.
+
+    Ties (equal edges to both sides) put the vertex on side 0 (outside ``S``).  Guarantees a
+    cut of at least ``|E| / 2``.
+    """
+    rank = _rank(G, seed)
+    side: dict = {}
+    for v in sorted(G.nodes, key=rank.__getitem__):
+        to_s = sum(1 for u in G.neighbors(v) if side.get(u) == 1)
+        to_rest = sum(1 for u in G.neighbors(v) if side.get(u) == 0)
+        side[v] = 1 if to_rest > to_s else 0  # joining S cuts the edges to the rest
+    return {v for v, s in side.items() if s == 1}
+
+
+def _degree_list(G: nx.Graph, seed) -> list:
+    rank = _rank(G, seed)
+    return sorted(G.nodes, key=lambda v: (-G.degree(v), rank[v]))
+
+
+def _list_cover(G: nx.Graph, variant: str, seed) -> set:
+    order = _degree_list(G, seed)
+    pos = {v: i for i, v in enumerate(order)}
+    if variant == "left":
+        return {v for v in order if any(pos[u] > pos[v] for u in G.neighbors(v))}
+    if variant == "right":
+        cover: set = set()
+        for v in reversed(order):
+            if any(pos[u] > pos[v] and u not in cover for u in G.neighbors(v)):
+                cover.add(v)
+        return cover
+    raise ValueError(f"unknown list variant {variant!r}; expected 'left' or 'right'")
+
+
+def list_heuristic(problem: str, G: nx.Graph, variant: str = "right", seed=None) -> set:
+    """ListLeft / ListRight list heuristic (module docstring) for ``mvc`` or ``mis``."""
+    if problem not in ("mvc", "mis"):
+        raise ValueError(f"the list heuristic is defined for mvc and mis, not {problem!r}")
+    cover = _list_cover(G, variant, seed)
+    return cover if problem == "mvc" else set(G.nodes) - cover
+
+
+def min_vertex_cover_matching(G: nx.Graph, seed=None) -> set:
+    """Both endpoints of a maximal matching built greedily over the edges in rank order."""
+    rank = _rank(G, seed)
+    edges = sorted(G.edges(), key=lambda e: tuple(sorted((rank[e[0]], rank[e[1]]))))
+    matched: set = set()
+    for u, v in edges:
+        if u not in matched and v not in matched:
+            matched.update((u, v))
+    return matched
+
+
+def greedy(problem: str, G: nx.Graph, seed=None) -> set:
+    """The problem's greedy heuristic (module docstring)."""
+    if problem == "mvc":
+        return min_vertex_cover_greedy(G, seed)
+    if problem == "mis":
+        return max_independent_set_greedy(G, seed)
+    if problem == "maxcut":
+        return max_cut_greedy(G, seed)
+    raise ValueError(f"unknown problem {problem!r}; expected one of {', '.join(PROBLEMS)}")
+
+
+#: method name -> (problems it applies to, function(problem, G, seed) -> set)
+HEURISTIC_METHODS = {
+    "greedy": (("mvc", "maxcut", "mis"), greedy),
+    "list": (("mvc", "mis"), lambda p, G, seed=None: list_heuristic(p, G, "right", seed)),
+    "list-left": (("mvc", "mis"), lambda p, G, seed=None: list_heuristic(p, G, "left", seed)),
+    "matching": (("mvc",), lambda p, G, seed=None: min_vertex_cover_matching(G, seed)),
+}
+
+
+def run_heuristic(method: str, problem: str, G: nx.Graph, seed=None) -> set:
+    """Run a named heuristic, with a clear error when it does not apply to ``problem``."""
+    if method not in HEURISTIC_METHODS:
+        raise ValueError(f"unknown heuristic {method!r}; expected one of "
+                         f"{', '.join(HEURISTIC_METHODS)}")
+    problems, fn = HEURISTIC_METHODS[method]
+    if problem not in problems:
+        raise ValueError(f"heuristic {method!r} does not apply to {problem!r} "
+                         f"(only {', '.join(problems)})")
+    return set(fn(problem, G, seed=seed))
+
+
+def best_heuristic(problem: str, G: nx.Graph, seed=None) -> set:
+    """The best solution among the applicable heuristics (used as a solver hint)."""
+    best, best_val = None, None
+    for method, (problems, _) in HEURISTIC_METHODS.items():
+        if problem not in problems:
+            continue
+        S = run_heuristic(method, problem, G, seed)
+        val = objective(problem, G, S)
+        better = best_val is None or (val < best_val if problem == "mvc" else val > best_val)
+        if better:
+            best, best_val = S, val
+    return best

@@ -1,0 +1,158 @@
+"""The contract every reproduce script follows (see DESIGN.md, "Contracts").
+
+``python reproduce/NAME.py [--profile smoke|ci|paper] [--out DIR] [--seed N] [--workers N]``
+writes ``NAME.png``, ``NAME.pdf`` and ``NAME.json`` into ``--out`` (default ``paper_figures/``).
+The JSON holds every plotted number plus provenance: profile, seed, package version, git commit
+and wall time.  Finished units of long work are cached on disk (:class:`UnitCache`), keyed by
+everything that determines them and written atomically, so a killed run loses nothing.
+
+A script that backs ledger claims defines ``derive_verdicts(result) -> {claim_id: {...}}``: a
+pure function of the JSON it wrote, so ``reproduce/claims.py --check`` can re-derive each verdict
+from the committed numbers instead of trusting a stored string.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from g2s.fsutil import atomic_write_json
+from g2s.fsutil import jsonable as _jsonable
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO_ROOT / "paper_figures"
+PROFILES = ("smoke", "ci", "paper")
+VERDICTS = ("confirmed", "qualified", "refuted", "not-reproduced", "pending")
+
+
+def make_parser(name: str, description: str) -> argparse.ArgumentParser:
+    """The standard command line of a reproduce script."""
+    p = argparse.ArgumentParser(prog=f"reproduce/{name}.py", description=description)
+    p.add_argument("--profile", choices=PROFILES, default="ci",
+                   help="smoke: seconds (CI); ci: minutes on 2 cores (default); paper: full scale")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                   help="output directory for NAME.png/.pdf/.json (default: paper_figures/)")
+    p.add_argument("--seed", type=int, default=0, help="master random seed (default: 0)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes for independent units of work (default: 1)")
+    p.add_argument("--cache-dir", type=Path, default=None,
+                   help="cache of finished work units (default: OUT/.cache/NAME)")
+    p.add_argument("--no-cache", action="store_true", help="recompute every unit of work")
+    return p
+
+
+def git_commit() -> str:
+    """The current commit, with ``+dirty`` when the tree has changes; ``unknown`` outside git."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True,
+                              text=True, check=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=REPO_ROOT, capture_output=True, text=True, timeout=10).stdout
+        return head + ("+dirty" if dirty.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def package_version() -> str:
+    try:
+        import g2s
+        return g2s.__version__
+    except ImportError:  # pragma: no cover - the package is always importable in this repo
+        return "unknown"
+
+
+class UnitCache:
+    """On-disk cache of finished units of work, one JSON file per unit, written atomically.
+
+    The key is a dict of everything that determines the unit (problem, family, size, seed,
+    profile-independent settings, code version tag); it is hashed into the file name.
+    """
+
+    def __init__(self, root: Path | None, enabled: bool = True):
+        self.root = Path(root) if root is not None else None
+        self.enabled = enabled and root is not None
+
+    def _path(self, key: dict) -> Path:
+        blob = json.dumps(_jsonable(key), sort_keys=True).encode()
+        digest = hashlib.sha256(blob).hexdigest()[:24]
+        return self.root / f"{digest}.json"
+
+    def get_or_compute(self, key: dict, fn: Callable[[], Any]) -> Any:
+        if self.enabled:
+            p = self._path(key)
+            if p.exists():
+                try:
+                    return json.loads(p.read_text())["value"]
+                except (json.JSONDecodeError, KeyError):
+                    pass  # a corrupt entry is recomputed
+        value = _jsonable(fn())
+        if self.enabled:
+            atomic_write_json(self._path(key), {"key": key, "value": value})
+        return value
+
+
+class Run:
+    """Bookkeeping for one reproduce run: timing, provenance, and writing the three outputs."""
+
+    def __init__(self, name: str, args: argparse.Namespace):
+        self.name = name
+        self.args = args
+        self.t0 = time.time()
+        self.out = Path(args.out)
+        cache_dir = args.cache_dir if args.cache_dir is not None else self.out / ".cache" / name
+        self.cache = UnitCache(cache_dir, enabled=not args.no_cache)
+
+    def provenance(self) -> dict:
+        return {
+            "script": f"reproduce/{self.name}.py",
+            "profile": self.args.profile,
+            "seed": self.args.seed,
+            "workers": self.args.workers,
+            "package_version": package_version(),
+            "git_commit": git_commit(),
+            "python": sys.version.split()[0],
+            "wall_time_s": round(time.time() - self.t0, 3),
+        }
+
+    def write(self, result: dict, fig=None, derive: Callable[[dict], dict] | None = None) -> Path:
+        """Write NAME.json (result + provenance [+ verdicts]) and, if given, NAME.png/NAME.pdf."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        payload = dict(result)
+        payload["provenance"] = self.provenance()
+        if derive is not None:
+            payload["verdicts"] = derive(_jsonable(payload))
+        if fig is not None:
+            for ext in ("png", "pdf"):
+                fd, tmp = tempfile.mkstemp(dir=self.out, prefix=f".{self.name}.", suffix=f".{ext}")
+                os.close(fd)
+                try:
+                    fig.savefig(tmp, dpi=150, bbox_inches="tight", format=ext)
+                    os.replace(tmp, self.out / f"{self.name}.{ext}")
+                finally:
+                    if os.path.exists(tmp):
+                        os.unlink(tmp)
+        path = self.out / f"{self.name}.json"
+        atomic_write_json(path, payload)
+        print(f"wrote {path} ({payload['provenance']['wall_time_s']:.1f} s)")
+        return path
+
+
+def verdict(kind: str, **values: Any) -> dict:
+    """One derived verdict: ``{"verdict": kind, **values}`` (values feed the ledger's evidence)."""
+    if kind not in VERDICTS:
+        raise ValueError(f"unknown verdict {kind!r}; expected one of {VERDICTS}")
+    return {"verdict": kind, **values}
+
+
+def use_agg_backend() -> None:
+    import matplotlib
+    matplotlib.use("Agg")
