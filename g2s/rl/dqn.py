@@ -1,0 +1,278 @@
+"""Q-learning for G2S-RNN (arXiv:1802.04948, Appendix C.1, Eq. (4); settings of Section 5).
+
+Each iteration takes one epsilon-greedy step in ``n_envs`` parallel episodes on fresh training
+graphs, stores the transitions in the replay buffer, and makes one Adam step on a minibatch of
+the empirical loss Eq. (4) (its mean rather than its sum):
+
+.. math::  \\big(\\tilde Q(G,S,a) - [f(S+a) - f(S)] - \\max_{a'} \\tilde Q(G, S+a, a')\\big)^2,
+
+the max running over the candidates of ``S + a`` (zero when ``S + a`` is terminal), undiscounted.
+Paper settings are the defaults: Adam, learning rate 1e-3, epsilon 1.0 -> 0.05 linearly over
+10,000 iterations, 100,000 iterations, ``T = 5``, ER graphs with 15 vertices and ``p = 0.15``.
+
+Options added to make training work, each off or neutral by default unless stated:
+``target_update`` (0: targets use the current weights, as Eq. (4) is written; k > 0: a target
+network copied every k iterations), ``grad_clip`` (0: none), and ``keep_best`` (default on:
+the shipped weights are those with the best validation ratio, measured every
+``validate_every`` iterations on fixed ER graphs solved exactly by enumeration; the JSON
+records both the best and the final validation ratio).
+
+Checkpoints are written every ``checkpoint_every`` iterations (model, optimiser, curve, RNG
+state; loadable with ``weights_only=True``), and :func:`train` resumes from them.  The replay
+buffer and the open episodes are not saved: after a resume the buffer refills.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from g2s.graphs import as_rng, instance_seed, make_graph
+from g2s.nn.batch import batch_edge_arrays, edge_array
+from g2s.nn.model import ModelConfig, QModel, build_model
+from g2s.rl.env import candidate_mask, rewards
+from g2s.rl.replay import ReplayBuffer, Transition
+
+__all__ = ["TrainConfig", "exact_optimum", "greedy_rollout_objectives", "train"]
+
+
+@dataclass
+class TrainConfig:
+    problem: str = "mvc"          # mvc | maxcut | mis
+    graphs: str = "er"            # training graph family (g2s.graphs.FAMILIES)
+    n: int = 15                   # training graph size (Section 5: 15 for ER, 20 for bipartite)
+    iterations: int = 100_000     # gradient steps (Section 5: 100,000)
+    batch_size: int = 64          # transitions per gradient step
+    lr: float = 1e-3              # Adam learning rate (Section 5)
+    eps_start: float = 1.0        # exploration probability at iteration 0 (Section 5)
+    eps_end: float = 0.05         # resting exploration probability (Section 5)
+    eps_decay: int = 10_000       # iterations of the linear epsilon decay (Section 5)
+    replay_capacity: int = 50_000  # transitions kept in the replay buffer
+    n_envs: int = 4               # parallel training episodes (one step each per iteration)
+    warmup: int = 200             # transitions collected before the first gradient step
+    target_update: int = 0        # 0: targets from the current weights (Eq. 4); k: target net
+    grad_clip: float = 0.0        # max gradient norm; 0 disables clipping
+    keep_best: bool = True        # ship the weights with the best validation ratio
+    validate_every: int = 1000    # iterations between validations
+    n_validation: int = 64        # fixed validation graphs (same family and size)
+    checkpoint_every: int = 2000  # iterations between resumable checkpoints
+    seed: int = 0                 # master seed: weights, graphs, exploration, sampling
+    device: str = "cpu"           # cpu | cuda
+
+    @classmethod
+    def from_dict(cls, d: dict) -> TrainConfig:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+def exact_optimum(problem: str, n: int, edges: np.ndarray) -> int:
+    """Optimum by enumerating all ``2^n`` subsets (``n <= 22``); for validation graphs only."""
+    if n > 22:
+        raise ValueError("enumeration is for small graphs only")
+    masks = np.arange(1 << n, dtype=np.int64)
+    bits = ((masks[:, None] >> np.arange(n)) & 1).astype(bool)
+    size = bits.sum(1)
+    if problem == "maxcut":
+        if len(edges) == 0:
+            return 0
+        return int((bits[:, edges[:, 0]] != bits[:, edges[:, 1]]).sum(1).max())
+    if len(edges):
+        both = bits[:, edges[:, 0]] & bits[:, edges[:, 1]]
+        either = bits[:, edges[:, 0]] | bits[:, edges[:, 1]]
+    else:
+        both = either = np.zeros((len(masks), 0), dtype=bool)
+    if problem == "mvc":
+        return int(size[either.all(1)].min())
+    return int(size[~both.any(1)].max())
+
+
+@torch.no_grad()
+def greedy_rollout_objectives(model: QModel, problem: str, graphs: list, T: int,
+                              device="cpu") -> np.ndarray:
+    """Objective of the greedy policy of ``model`` at depth ``T`` on each ``(n, edges)`` graph."""
+    batch = batch_edge_arrays(graphs, device=device)
+    c = torch.zeros(batch.num_nodes, dtype=torch.bool, device=device)
+    total = torch.zeros(batch.num_graphs, device=device)
+    while True:
+        cand = candidate_mask(problem, batch, c)
+        live = batch.graph_sum(cand.float()) > 0
+        if not bool(live.any()):
+            break
+        q = model(batch, c.float(), T=T).masked_fill(~cand, float("-inf"))
+        best = _segment_argmax(batch, q)
+        a = best[live]
+        total[live] += rewards(problem, batch, c, a)
+        c[a] = True
+    return (-total if problem == "mvc" else total).cpu().numpy()
+
+
+def _segment_argmax(batch, q: torch.Tensor) -> torch.Tensor:
+    """Per graph, the global index of the largest ``q`` (ties: smallest index)."""
+    mx = torch.full((batch.num_graphs,), float("-inf"), device=q.device, dtype=q.dtype)
+    mx = mx.scatter_reduce(0, batch.graph_index, q, "amax")
+    is_max = (q == mx[batch.graph_index]) & torch.isfinite(q)
+    idx = torch.arange(q.numel(), device=q.device)
+    big = torch.full_like(idx, q.numel())
+    first = big[: batch.num_graphs].clone().scatter_reduce(
+        0, batch.graph_index, torch.where(is_max, idx, big), "amin")
+    return first
+
+
+def _validation_set(cfg: TrainConfig):
+    graphs = [edge_array(make_graph(cfg.graphs, cfg.n, seed=instance_seed(
+        cfg.graphs, cfg.n, i, base=987_654))) for i in range(cfg.n_validation)]
+    opt = np.array([exact_optimum(cfg.problem, n, e) for n, e in graphs], dtype=float)
+    return graphs, opt
+
+
+def _ratio(problem: str, values: np.ndarray, opt: np.ndarray) -> float:
+    if problem == "mvc":
+        r = np.where(opt > 0, values / np.maximum(opt, 1), 1.0)
+    else:
+        r = np.where(values > 0, opt / np.maximum(values, 1), np.where(opt > 0, np.inf, 1.0))
+    return float(np.mean(r))
+
+
+def _td_loss(model, target_model, problem, samples, T, device):
+    graphs = [s.graph for s in samples]
+    batch = batch_edge_arrays(graphs, device=device)
+    c = torch.from_numpy(np.concatenate([s.selected for s in samples])).to(device)
+    a = batch.ptr[:-1] + torch.tensor([s.action for s in samples], device=device)
+    r = torch.tensor([s.reward for s in samples], device=device, dtype=torch.float32)
+    q = model(batch, c.float(), T=T)[a]
+    with torch.no_grad():
+        c2 = c.clone()
+        c2[a] = True
+        cand = candidate_mask(problem, batch, c2)
+        q2 = target_model(batch, c2.float(), T=T).masked_fill(~cand, float("-inf"))
+        nxt = torch.full((batch.num_graphs,), float("-inf"), device=device)
+        nxt = nxt.scatter_reduce(0, batch.graph_index, q2, "amax")
+        nxt = torch.where(torch.isfinite(nxt), nxt, torch.zeros_like(nxt))
+    return torch.mean((q - (r + nxt)) ** 2)
+
+
+def _save(path: Path, payload: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save(payload, tmp)
+    tmp.replace(path)
+
+
+def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = None,
+          resume: bool = True, progress: bool = True) -> dict:
+    """Train with Q-learning; write ``out`` (weights + metadata) and ``out`` with ``.json``.
+
+    Returns the metadata dict written to the JSON sidecar.
+    """
+    out = Path(out)
+    state_path = out.with_suffix(".resume.pt")
+    mcfg = model_config or ModelConfig()
+    dev = torch.device(cfg.device)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(cfg.seed)
+        model = build_model(mcfg).to(dev)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    rng = as_rng(cfg.seed)
+    curve, start, elapsed, best = [], 0, 0.0, None
+    if resume and state_path.exists():
+        st = torch.load(state_path, weights_only=True, map_location=dev)
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["optimizer"])
+        rng.bit_generator.state = json.loads(st["rng"])
+        curve, start, elapsed = st["curve"], st["iteration"], st["elapsed_s"]
+        best = st.get("best")
+    target = copy.deepcopy(model) if cfg.target_update > 0 else model
+    val_graphs, val_opt = _validation_set(cfg)
+    buf = ReplayBuffer(cfg.replay_capacity)
+    envs = [None] * cfg.n_envs
+    losses, t0 = [], time.time()
+    bar = tqdm(range(start, cfg.iterations), initial=start, total=cfg.iterations,
+               disable=not progress, desc=f"train {cfg.problem} s{cfg.seed}", mininterval=2)
+    it = start
+    for it in bar:
+        eps = max(cfg.eps_end, cfg.eps_start - (cfg.eps_start - cfg.eps_end) * it / cfg.eps_decay)
+        for k in range(cfg.n_envs):
+            if envs[k] is None:
+                g = edge_array(make_graph(cfg.graphs, cfg.n, seed=rng))
+                envs[k] = (g, np.zeros(g[0], dtype=bool))
+        batch = batch_edge_arrays([e[0] for e in envs], device=dev)
+        c = torch.from_numpy(np.concatenate([e[1] for e in envs])).to(dev)
+        cand = candidate_mask(cfg.problem, batch, c)
+        explore = rng.random(cfg.n_envs) < eps
+        if not explore.all():
+            with torch.no_grad():
+                q = model(batch, c.float(), T=mcfg.T_train).masked_fill(~cand, float("-inf"))
+            greedy = _segment_argmax(batch, q).cpu().numpy()
+        ptr = batch.ptr.cpu().numpy()
+        cand_np = cand.cpu().numpy()
+        acts = []
+        for k in range(cfg.n_envs):
+            local = np.flatnonzero(cand_np[ptr[k]:ptr[k + 1]])
+            if len(local) == 0:          # an edgeless training graph: nothing to learn
+                acts.append(-1)
+                continue
+            acts.append(int(rng.choice(local)) if explore[k] else int(greedy[k] - ptr[k]))
+        a_glob = torch.tensor([ptr[k] + a if a >= 0 else 0 for k, a in enumerate(acts)],
+                              device=dev)
+        rew = rewards(cfg.problem, batch, c, a_glob).cpu().numpy()
+        for k, a in enumerate(acts):
+            g, S = envs[k]
+            if a < 0:
+                envs[k] = None
+                continue
+            buf.push(Transition(g, S, a, float(rew[k])))
+            S2 = S.copy()
+            S2[a] = True
+            envs[k] = (g, S2)
+        c2 = c.clone()
+        for k, a in enumerate(acts):
+            if a >= 0:
+                c2[ptr[k] + a] = True
+        live = batch.graph_sum(candidate_mask(cfg.problem, batch, c2).float()).cpu().numpy() > 0
+        envs = [e if (e is not None and live[k]) else None for k, e in enumerate(envs)]
+        if len(buf) >= max(cfg.warmup, cfg.batch_size):
+            loss = _td_loss(model, target, cfg.problem, buf.sample(cfg.batch_size, seed=rng),
+                            mcfg.T_train, dev)
+            opt.zero_grad()
+            loss.backward()
+            if cfg.grad_clip > 0:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+            opt.step()
+            losses.append(float(loss))
+        if cfg.target_update > 0 and (it + 1) % cfg.target_update == 0:
+            target.load_state_dict(model.state_dict())
+        if (it + 1) % cfg.validate_every == 0 or it + 1 == cfg.iterations:
+            vals = greedy_rollout_objectives(model, cfg.problem, val_graphs, mcfg.T_train, dev)
+            ratio = _ratio(cfg.problem, vals, val_opt)
+            curve.append({"iteration": it + 1, "val_ratio": ratio,
+                          "loss": float(np.mean(losses)) if losses else None})
+            losses = []
+            bar.set_postfix(val=f"{ratio:.4f}", eps=f"{eps:.2f}")
+            if best is None or ratio < best["val_ratio"]:
+                best = {"iteration": it + 1, "val_ratio": ratio,
+                        "state": {k: v.detach().clone() for k, v in model.state_dict().items()}}
+        if (it + 1) % cfg.checkpoint_every == 0 or it + 1 == cfg.iterations:
+            _save(state_path, {"model": model.state_dict(), "optimizer": opt.state_dict(),
+                               "rng": json.dumps(rng.bit_generator.state), "curve": curve,
+                               "iteration": it + 1, "best": best,
+                               "elapsed_s": elapsed + time.time() - t0})
+    elapsed += time.time() - t0
+    chosen = best if (cfg.keep_best and best is not None) else None
+    meta = {"model_config": mcfg.to_dict(), "train_config": asdict(cfg),
+            "iterations": cfg.iterations, "seed": cfg.seed, "training_time_s": round(elapsed, 1),
+            "validation_curve": curve, "selected": "best" if chosen else "final",
+            "selected_iteration": chosen["iteration"] if chosen else cfg.iterations,
+            "best_val_ratio": best["val_ratio"] if best else None,
+            "final_val_ratio": curve[-1]["val_ratio"] if curve else None,
+            "torch_version": torch.__version__}
+    state = chosen["state"] if chosen else model.state_dict()
+    _save(out, {"state_dict": {k: v.cpu() for k, v in state.items()}, "meta": meta})
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    return meta

@@ -1,0 +1,237 @@
+"""The claims ledger: re-derive every verdict, render CLAIMS.md, fail on drift.
+
+``python reproduce/claims.py``            re-derive verdicts and (re)write CLAIMS.md
+``python reproduce/claims.py --check``    re-derive, and exit 1 when any verdict drifted or
+                                          CLAIMS.md is stale (what CI runs)
+
+The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of the paper with
+``id``, ``where``, ``statement``, ``paper_value``, ``check``, ``tolerance``, ``verdict``,
+``evidence``.  A ``check`` is one of
+
+* ``""``: not checked yet (verdict must be ``pending``);
+* ``"pytest:NODEID [NODEID ...]"``: tests that pass exactly when the recorded verdict is right
+  (for a refuted claim they assert the counterexample).  Any failure is drift;
+* ``"json:NAME#KEY"``: ``paper_figures/NAME.json["verdicts"][KEY]``.  The verdict is re-derived
+  by calling ``reproduce/NAME.py:derive_verdicts`` on the committed JSON (so editing a number
+  in the JSON, or the rule, is caught), and ``{field}`` placeholders in ``evidence`` are filled
+  from the derived object, so no number in CLAIMS.md is typed by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+import tomllib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LEDGER = ROOT / "reproduce" / "claims.toml"
+CLAIMS_MD = ROOT / "CLAIMS.md"
+FIGURES = ROOT / "paper_figures"
+VERDICTS = ("confirmed", "qualified", "refuted", "not-reproduced", "pending")
+REQUIRED = ("id", "where", "statement", "paper_value", "check", "tolerance", "verdict", "evidence")
+
+
+class LedgerError(Exception):
+    pass
+
+
+def load_ledger(path: Path = LEDGER) -> list[dict]:
+    """Parse and validate the ledger (schema, unique ids, verdict names, check syntax)."""
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise LedgerError(f"{path.name}: {exc}") from None
+    claims = data.get("claim", [])
+    seen = set()
+    for c in claims:
+        missing = [k for k in REQUIRED if k not in c]
+        if missing:
+            raise LedgerError(f"claim {c.get('id', '?')}: missing {', '.join(missing)}")
+        if c["id"] in seen:
+            raise LedgerError(f"duplicate claim id {c['id']}")
+        seen.add(c["id"])
+        if c["verdict"] not in VERDICTS:
+            raise LedgerError(f"claim {c['id']}: unknown verdict {c['verdict']!r}")
+        chk = c["check"]
+        if not chk and c["verdict"] != "pending":
+            raise LedgerError(f"claim {c['id']}: verdict {c['verdict']} needs a check")
+        if chk and not chk.startswith(("pytest:", "json:")):
+            raise LedgerError(f"claim {c['id']}: check must start with pytest: or json:")
+        if chk.startswith("json:") and "#" not in chk:
+            raise LedgerError(f"claim {c['id']}: json check must be json:NAME#KEY")
+    return claims
+
+
+def _load_script(name: str):
+    path = ROOT / "reproduce" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_reproduce_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def derive_json(check: str, cache: dict) -> dict:
+    """Re-derive one JSON-backed verdict from the committed figure JSON."""
+    name, key = check[len("json:"):].split("#", 1)
+    if name not in cache:
+        path = FIGURES / f"{name}.json"
+        if not path.exists():
+            cache[name] = None
+        else:
+            payload = json.loads(path.read_text())
+            stored = payload.pop("verdicts", {})
+            derived = _load_script(name).derive_verdicts(payload)
+            cache[name] = (stored, derived)
+    if cache[name] is None:
+        return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}
+    stored, derived = cache[name]
+    if key not in derived:
+        return {"verdict": "drift", "why": f"{name}.derive_verdicts has no key {key}"}
+    got = json.loads(json.dumps(derived[key]))
+    if stored.get(key) != got:
+        return {**got, "verdict": "drift",
+                "why": f"{name}.json's stored verdict differs from the re-derived one"}
+    return got
+
+
+def run_pytest(node_ids: list[str]) -> dict[str, str]:
+    """Run the given tests once; map each node id to passed/failed/skipped/missing."""
+    if not node_ids:
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "junit.xml"
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+               f"--junitxml={xml}", "-o", "junit_family=xunit1", *sorted(set(node_ids))]
+        subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        outcome = {}
+        if xml.exists():
+            for case in ET.parse(xml).getroot().iter("testcase"):
+                file = case.get("file") or ""
+                name = case.get("name", "")
+                status = "passed"
+                for child in case:
+                    if child.tag in ("failure", "error"):
+                        status = "failed"
+                    elif child.tag == "skipped":
+                        status = "skipped"
+                outcome[f"{file}::{name}"] = status
+    result = {}
+    for nid in node_ids:
+        path, _, test = nid.partition("::")
+        matches = [s for k, s in outcome.items()
+                   if k.split("::")[0] == path and (k.split("::", 1)[1] == test
+                                                    or k.split("::", 1)[1].startswith(test + "["))]
+        if not matches:
+            result[nid] = "missing"
+        elif all(s == "passed" for s in matches):
+            result[nid] = "passed"
+        else:
+            result[nid] = "failed" if "failed" in matches else "skipped"
+    return result
+
+
+def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]:
+    """The re-derived verdict object of every claim (``verdict == 'drift'`` on failure)."""
+    node_ids = [n for c in claims if c["check"].startswith("pytest:")
+                for n in c["check"][len("pytest:"):].split()]
+    outcomes = {} if skip_pytest else run_pytest(node_ids)
+    cache: dict = {}
+    derived = {}
+    for c in claims:
+        chk = c["check"]
+        if not chk:
+            derived[c["id"]] = {"verdict": "pending"}
+        elif chk.startswith("json:"):
+            derived[c["id"]] = derive_json(chk, cache)
+        elif skip_pytest:
+            derived[c["id"]] = {"verdict": c["verdict"]}
+        else:
+            bad = {n: s for n in chk[len("pytest:"):].split() if (s := outcomes[n]) != "passed"}
+            derived[c["id"]] = ({"verdict": c["verdict"]} if not bad else
+                                {"verdict": "drift", "why": "; ".join(f"{n} {s}" for n, s in
+                                                                      bad.items())})
+    return derived
+
+
+def evidence_text(claim: dict, derived: dict) -> str:
+    try:
+        return claim["evidence"].format(**{k: _fmt(v) for k, v in derived.items()})
+    except (KeyError, IndexError, ValueError) as exc:
+        return f"{claim['evidence']} [evidence field missing: {exc}]"
+
+
+def _fmt(v):
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return v
+
+
+def _cell(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render(claims: list[dict], derived: dict) -> str:
+    counts = {v: sum(1 for c in claims if c["verdict"] == v) for v in VERDICTS}
+    lines = [
+        "# Claims ledger",
+        "",
+        "Generated by `python reproduce/claims.py` from `reproduce/claims.toml`; do not edit.",
+        "Paper: Graph2Seq: Scalable Learning Dynamics for Graphs, arXiv:1802.04948.",
+        "A verdict is what our check found, not what the paper says; `python reproduce/claims.py "
+        "--check` re-derives every checked verdict (CI runs it).",
+        "",
+        "| verdict | count |", "|---|---|",
+        *[f"| {v} | {counts[v]} |" for v in VERDICTS],
+        f"| total | {len(claims)} |",
+        "",
+        "| id | where | claim | paper | verdict | evidence | check |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for c in claims:
+        ev = evidence_text(c, derived.get(c["id"], {})) if c["check"] else c["evidence"]
+        lines.append("| " + " | ".join(_cell(x) for x in (
+            c["id"], c["where"], c["statement"], c["paper_value"], f"**{c['verdict']}**", ev,
+            f"`{c['check']}`" if c["check"] else "")) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--check", action="store_true",
+                   help="fail (exit 1) when a verdict drifted or CLAIMS.md is out of date")
+    p.add_argument("--skip-pytest", action="store_true",
+                   help="trust pytest-backed verdicts (quick render; never used by CI)")
+    args = p.parse_args(argv)
+    try:
+        claims = load_ledger()
+    except LedgerError as exc:
+        print(f"claims: error: {exc}", file=sys.stderr)
+        return 1
+    derived = derive_all(claims, skip_pytest=args.skip_pytest)
+    drift = [(c, derived[c["id"]]) for c in claims if derived[c["id"]]["verdict"] != c["verdict"]]
+    for c, d in drift:
+        print(f"claims: drift: {c['id']}: ledger says {c['verdict']}, check gives "
+              f"{d['verdict']} ({d.get('why', '')})", file=sys.stderr)
+    text = render(claims, derived)
+    if args.check:
+        stale = not CLAIMS_MD.exists() or CLAIMS_MD.read_text() != text
+        if stale:
+            print("claims: CLAIMS.md is out of date; run python reproduce/claims.py",
+                  file=sys.stderr)
+        ok = not drift and not stale
+        print(f"claims: {len(claims)} claims, {len(drift)} drifted, "
+              f"CLAIMS.md {'stale' if stale else 'up to date'}")
+        return 0 if ok else 1
+    CLAIMS_MD.write_text(text)
+    print(f"claims: wrote {CLAIMS_MD.name} ({len(claims)} claims, {len(drift)} drifted)")
+    return 1 if drift else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

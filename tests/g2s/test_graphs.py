@@ -1,0 +1,119 @@
+"""Every generator has the properties it promises.
+
+* seeded: same seed, same graph; vertices are exactly 0..n-1; simple and undirected;
+* degrees (4-regular), bipartiteness and part sizes, grid shape, sparse average degree;
+* planted cover and the greedy worst case's L are *proven* optimal covers (matching bound);
+* greedy MVC's ratio grows like ln k on the worst-case family; greedy MIS loses 1/3 on the
+  structured bipartite family; the paper's stated edge counts.
+"""
+
+import math
+
+import networkx as nx
+import pytest
+from hypothesis import given, strategies as st
+
+from g2s import graphs as gr
+from g2s.heuristics import max_independent_set_greedy, min_vertex_cover_greedy
+from g2s.problems import is_independent_set, is_vertex_cover
+
+
+@pytest.mark.parametrize("family", sorted(gr.FAMILIES))
+@pytest.mark.parametrize("n", [25, 50, 100])
+def test_family_basic_contract(family, n):
+    G = gr.make_graph(family, n, seed=7)
+    H = gr.make_graph(family, n, seed=7)
+    assert gr.graph_fingerprint(G) == gr.graph_fingerprint(H)
+    assert not G.is_directed() and nx.number_of_selfloops(G) == 0
+    assert sorted(G.nodes) == list(range(G.number_of_nodes()))
+    if family != "grid":
+        assert G.number_of_nodes() == n
+    else:
+        assert G.number_of_nodes() == round(math.sqrt(n)) ** 2
+
+
+def test_unknown_family():
+    with pytest.raises(ValueError, match="unknown graph family"):
+        gr.make_graph("torus", 10)
+
+
+@given(st.integers(5, 60).map(lambda k: 2 * k), st.integers(0, 2**31))
+def test_regular_degrees(n, seed):
+    G = gr.random_regular(n, 4, seed=seed)
+    assert {d for _, d in G.degree()} == {4}
+
+
+@given(st.integers(2, 80), st.integers(0, 2**31))
+def test_bipartite_parts(n, seed):
+    G = gr.random_bipartite(n, seed=seed)
+    side = nx.get_node_attributes(G, "bipartite")
+    assert sum(1 for v in side.values() if v == 0) == n // 2
+    assert all(side[u] != side[v] for u, v in G.edges())
+
+
+@given(st.integers(6, 200), st.integers(0, 2**31))
+def test_planted_cover_is_provably_optimal(n, seed):
+    G = gr.planted_vertex_cover(n, seed=seed)
+    C = G.graph["optimal_cover"]
+    assert is_vertex_cover(G, C)
+    assert len(nx.max_weight_matching(G, maxcardinality=True)) >= len(C)  # matching lower bound
+
+
+@pytest.mark.parametrize("n", gr.SIZE_LADDER)
+def test_greedy_worst_case_cover_is_optimal(n):
+    G = gr.greedy_worst_case_mvc(n)
+    L = G.graph["optimal_cover"]
+    top = [v for v, s in G.nodes(data="bipartite") if s == 0]
+    matching = nx.bipartite.hopcroft_karp_matching(G, top_nodes=top)
+    assert is_vertex_cover(G, L) and len(matching) // 2 == len(L)  # Konig: optimal
+
+
+def test_greedy_ratio_grows_logarithmically_on_worst_case():
+    ratios = []
+    for n in gr.SIZE_LADDER:
+        G = gr.greedy_worst_case_mvc(n)
+        k = len(G.graph["optimal_cover"])
+        r = len(min_vertex_cover_greedy(G)) / k
+        assert 0.5 * math.log(k) <= r <= 1.2 * math.log(k) + 1
+        ratios.append(r)
+    assert all(b > a for a, b in zip(ratios, ratios[1:]))
+
+
+def test_structured_bipartite_traps_greedy_mis():
+    for n in (10, 100, 3200):
+        G = gr.structured_bipartite_mis(n)
+        assert nx.is_bipartite(G)
+        S = max_independent_set_greedy(G)
+        assert is_independent_set(G, S)
+        copies = n // 10
+        top = {v for c in nx.connected_components(G)
+               for v in nx.bipartite.sets(G.subgraph(c))[0]}
+        alpha = len(G) - len(nx.bipartite.hopcroft_karp_matching(G, top_nodes=top)) // 2
+        assert alpha == 6 * copies + n % 10
+        assert len(S) == 4 * copies + n % 10
+
+
+def test_size_ladder_doubles():
+    assert gr.SIZE_LADDER[0] == 25 and gr.SIZE_LADDER[-1] == 3200
+    assert all(b == 2 * a for a, b in zip(gr.SIZE_LADDER, gr.SIZE_LADDER[1:]))
+
+
+@pytest.mark.parametrize("family", ["sparse_er", "sparse_bipartite"])
+def test_sparse_families_average_degree(family):
+    G = gr.make_graph(family, 10_000, seed=3)
+    avg = 2 * G.number_of_edges() / G.number_of_nodes()
+    assert avg == pytest.approx(7.5, rel=0.03)
+
+
+def test_paper_edge_count_er_3200():
+    """Section 5 says 700,000; the expectation is 0.15 * C(3200, 2) = 767,760."""
+    m = gr.erdos_renyi(3200, seed=0).number_of_edges()
+    expected = 0.15 * 3200 * 3199 / 2
+    assert m == pytest.approx(expected, rel=0.01)
+    assert abs(m - 700_000) / 700_000 > 0.05  # the paper's number is off by more than 5%
+
+
+def test_paper_edge_count_bipartite_3200():
+    m = gr.random_bipartite(3200, seed=0).number_of_edges()
+    assert m == pytest.approx(0.75 * 1600 * 1600, rel=0.01)
+    assert m == pytest.approx(1_900_000, rel=0.02)

@@ -1,0 +1,73 @@
+"""Heuristics: feasible on every graph, deterministic given a seed, and their guarantees.
+
+* every heuristic returns a feasible solution for its problem on every generated graph;
+* matching cover <= 2 * OPT; greedy MIS >= n / (Delta + 1); greedy cut >= m / 2;
+* same seed -> same answer; relabelling a graph (seed=None) keeps the objective of greedy
+  when labels are relabelled monotonically (tie-breaking is by label order).
+"""
+
+import networkx as nx
+import pytest
+from hypothesis import given, strategies as st
+
+from g2s import heuristics as H
+from g2s.problems import cut_size, is_feasible, objective
+from tests.strategies import brute_force_optimum, graphs
+
+
+@given(graphs(max_n=12), st.sampled_from(sorted(H.HEURISTIC_METHODS)),
+       st.sampled_from(["mvc", "maxcut", "mis"]), st.one_of(st.none(), st.integers(0, 99)))
+def test_every_heuristic_is_feasible(G, method, problem, seed):
+    problems, _ = H.HEURISTIC_METHODS[method]
+    if problem not in problems:
+        with pytest.raises(ValueError, match="does not apply"):
+            H.run_heuristic(method, problem, G, seed=seed)
+        return
+    S = H.run_heuristic(method, problem, G, seed=seed)
+    assert is_feasible(problem, G, S)
+    assert S == H.run_heuristic(method, problem, G, seed=seed)
+
+
+@given(graphs(max_n=11))
+def test_matching_cover_within_twice_optimum(G):
+    opt, _ = brute_force_optimum("mvc", G)
+    S = H.min_vertex_cover_matching(G)
+    assert is_feasible("mvc", G, S) and len(S) <= 2 * opt
+
+
+@given(graphs(max_n=30))
+def test_greedy_mis_turan_bound(G):
+    delta = max((d for _, d in G.degree()), default=0)
+    assert len(H.max_independent_set_greedy(G)) * (delta + 1) >= G.number_of_nodes()
+
+
+@given(graphs(max_n=30), st.one_of(st.none(), st.integers(0, 9)))
+def test_greedy_cut_at_least_half_the_edges(G, seed):
+    assert 2 * cut_size(G, H.max_cut_greedy(G, seed=seed)) >= G.number_of_edges()
+
+
+@given(graphs(max_n=14))
+def test_list_variants_are_feasible(G):
+    for variant in ("left", "right"):
+        assert is_feasible("mvc", G, H.list_heuristic("mvc", G, variant))
+        assert is_feasible("mis", G, H.list_heuristic("mis", G, variant))
+
+
+def test_greedy_mvc_known_values():
+    assert H.min_vertex_cover_greedy(nx.star_graph(6)) == {0}
+    assert len(H.min_vertex_cover_greedy(nx.complete_graph(5))) == 4
+    assert H.max_independent_set_greedy(nx.star_graph(6)) == set(range(1, 7))
+
+
+def test_best_heuristic_picks_the_best():
+    G = nx.petersen_graph()
+    best = H.best_heuristic("mvc", G)
+    assert all(objective("mvc", G, best) <= objective("mvc", G, H.run_heuristic(m, "mvc", G))
+               for m in ("greedy", "list", "list-left", "matching"))
+
+
+def test_list_heuristic_rejects_maxcut_and_unknown_variant():
+    with pytest.raises(ValueError):
+        H.list_heuristic("maxcut", nx.path_graph(3))
+    with pytest.raises(ValueError, match="variant"):
+        H.list_heuristic("mvc", nx.path_graph(3), variant="middle")
