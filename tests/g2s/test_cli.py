@@ -1,0 +1,67 @@
+"""The g2s command: JSON on success; one-line errors and non-zero exits on bad input.
+
+Runs the real console entry point in a subprocess so that what a user sees is what is tested:
+no traceback ever reaches stderr, and a failed run writes no --output file.
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from g2s.cli import main
+
+
+def run(*args):
+    proc = subprocess.run([sys.executable, "-m", "g2s.cli", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture
+def petersen(tmp_path):
+    import networkx as nx
+    p = tmp_path / "petersen.txt"
+    p.write_text("".join(f"{u} {v}\n" for u, v in nx.petersen_graph().edges()))
+    return p
+
+
+@pytest.mark.parametrize("problem,method", [("mvc", "greedy"), ("mvc", "list"),
+                                            ("mvc", "matching"), ("mis", "greedy"),
+                                            ("maxcut", "greedy"), ("mis", "list-left")])
+def test_solve_prints_feasible_json(petersen, problem, method, capsys):
+    assert main(["solve", "--problem", problem, "--method", method, str(petersen)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["feasible"] is True and out["n"] == 10 and out["m"] == 15
+    assert out["objective"] == (len(out["solution"]) if problem != "maxcut" else out["objective"])
+
+
+def test_output_file_written_atomically(petersen, tmp_path, capsys):
+    dest = tmp_path / "res.json"
+    assert main(["solve", "--problem", "mvc", str(petersen), "--output", str(dest)]) == 0
+    assert json.loads(dest.read_text())["feasible"] is True
+
+
+@pytest.mark.parametrize("args,code,needle", [
+    (["solve", "--problem", "mvc", "MISSING.txt"], 1, "no such file"),
+    (["solve", "--problem", "tsp", "x.txt"], 2, "invalid choice"),
+    (["solve", "--problem", "mvc", "--bogus", "x.txt"], 2, "unrecognized"),
+    (["solve", "--problem", "maxcut", "--method", "matching", "{graph}"], 1, "does not apply"),
+    (["solve", "--problem", "mvc", "{loop}"], 1, "self-loop"),
+    (["solve", "--problem", "mvc", "--time-limit", "-1", "--method", "reference", "{graph}"], 1,
+     "time-limit"),
+    ([], 2, "command is required"),
+])
+def test_errors_are_one_line(tmp_path, args, code, needle):
+    graph = tmp_path / "g.txt"
+    graph.write_text("0 1\n1 2\n")
+    loop = tmp_path / "loop.txt"
+    loop.write_text("0 1\n1 1\n")
+    dest = tmp_path / "out.json"
+    args = [a.format(graph=graph, loop=loop) for a in args]
+    rc, out, err = run(*args, *(["--output", dest] if args and args[0] == "solve" else []))
+    assert rc == code
+    assert needle in err
+    assert err.strip().count("\n") == 0 and "Traceback" not in err
+    assert out == "" and not dest.exists()
