@@ -104,11 +104,17 @@ def run_pytest(node_ids: list[str]) -> dict[str, str]:
     """Run the given tests once; map each node id to passed/failed/skipped/missing."""
     if not node_ids:
         return {}
+    base = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts="]
+    files = sorted({n.split("::")[0] for n in node_ids if (ROOT / n.split("::")[0]).exists()})
+    collected = subprocess.run([*base, "--collect-only", *files], cwd=ROOT, capture_output=True,
+                               text=True).stdout.splitlines() if files else []
+    known = {line.split("[")[0] for line in collected if "::" in line}
+    runnable = sorted({n for n in node_ids if n in known})
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "junit.xml"
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-               f"--junitxml={xml}", "-o", "junit_family=xunit1", *sorted(set(node_ids))]
-        subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        cmd = [*base, f"--junitxml={xml}", "-o", "junit_family=xunit1", *runnable]
+        if runnable:
+            subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         outcome = {}
         if xml.exists():
             for case in ET.parse(xml).getroot().iter("testcase"):

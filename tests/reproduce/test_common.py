@@ -1,0 +1,31 @@
+"""The reproduce contract: atomic writes, a resumable unit cache, provenance in every JSON."""
+
+import argparse
+import json
+
+from reproduce.common import Run, UnitCache, make_parser
+
+
+def test_unit_cache_computes_once(tmp_path):
+    cache = UnitCache(tmp_path)
+    calls = []
+    key = {"family": "er", "n": 25, "seed": 1}
+    for _ in range(3):
+        assert cache.get_or_compute(key, lambda: calls.append(1) or {"x": 2}) == {"x": 2}
+    assert len(calls) == 1
+    (next(tmp_path.glob("*.json"))).write_text("{corrupt")
+    assert cache.get_or_compute(key, lambda: calls.append(1) or {"x": 2}) == {"x": 2}
+    assert len(calls) == 2  # a corrupt entry is recomputed, not trusted
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_run_writes_json_with_provenance(tmp_path):
+    args = make_parser("demo", "d").parse_args(["--profile", "smoke", "--out", str(tmp_path)])
+    assert isinstance(args, argparse.Namespace)
+    run = Run("demo", args)
+    run.write({"points": [1, 2]}, derive=lambda r: {"k": {"verdict": "confirmed"}})
+    data = json.loads((tmp_path / "demo.json").read_text())
+    prov = data["provenance"]
+    assert data["points"] == [1, 2] and data["verdicts"]["k"]["verdict"] == "confirmed"
+    assert prov["profile"] == "smoke" and prov["seed"] == 0 and "git_commit" in prov
+    assert prov["wall_time_s"] >= 0
