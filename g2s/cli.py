@@ -62,7 +62,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
     s.add_argument("--output", type=Path, default=None,
                    help="also write the JSON to this file (atomically)")
+
+    # 'train' is dispatched in main() before parsing, so torch is imported only when training
+    sub.add_parser("train", add_help=False,
+                   help="train a model by Q-learning (needs torch; 'g2s train --help')")
     return p
+
+
+def _train(argv: list) -> dict:
+    try:
+        from g2s import train as train_mod
+    except ImportError as exc:
+        raise ValueError(f"'g2s train' needs PyTorch ({exc}); install the CPU wheel with "
+                         "'pip install torch==2.13.0'") from None
+    parser = train_mod.build_parser(_Parser(prog="g2s train",
+                                            description=train_mod.__doc__.splitlines()[0]))
+    return train_mod.main(args=parser.parse_args(argv))
 
 
 def _solve(args) -> dict:
@@ -108,8 +123,13 @@ def _solve(args) -> dict:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
     try:
+        rest = [a for a in argv if a != "--debug"]
+        if rest and rest[0] == "train":
+            _train(rest[1:])
+            return 0
         args = parser.parse_args(argv)
         if args.command is None:
             raise CommandLineError("a command is required (try 'g2s solve --help')")

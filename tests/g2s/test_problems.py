@@ -8,7 +8,8 @@
 
 import networkx as nx
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from g2s import problems as P
 from tests.strategies import brute_force_optimum, graphs
@@ -41,7 +42,8 @@ def test_marginal_gain_is_utility_difference(G, problem, data):
     if not rest:
         return
     a = data.draw(st.sampled_from(rest))
-    assert P.marginal_gain(problem, G, S, a) == P.utility(problem, G, S | {a}) - P.utility(problem, G, S)
+    diff = P.utility(problem, G, S | {a}) - P.utility(problem, G, S)
+    assert P.marginal_gain(problem, G, S, a) == diff
 
 
 @given(graphs(max_n=9), st.sampled_from(P.PROBLEMS), st.randoms(use_true_random=False))
