@@ -1,0 +1,305 @@
+"""Cached reference results ("certificates") for the project's seeded evaluation graphs.
+
+The paper compares every method with Gurobi's answer under a 240 s cut-off (arXiv:1802.04948,
+Section 5).  Re-solving NP-hard instances in CI is too slow, so the answers of
+:func:`g2s.solvers.solve_reference` are stored in the repository, one JSON file per
+``(problem, family)`` under ``g2s/data/certificates/``, keyed by ``"n/index"``.  An entry holds the
+graph fingerprint, the solution, the proven bound, the status, the method, the solve time and the
+time limit.  Loading an entry re-checks it without re-solving (:func:`verify_certificate`):
+
+* the regenerated graph has the stored fingerprint (the generator did not drift);
+* the solution is feasible and has the stored objective (:func:`g2s.problems.check_solution`);
+* the bound lies on the right side of the objective, equals it iff ``status == "optimal"``,
+  and does not contradict what is known for free: ``0 <= cut <= |E|``, ``alpha <= n``, König's
+  theorem on bipartite graphs (``tau = nu``, a maximum matching, recomputed in O(E sqrt V)),
+  and a generator's recorded optimal cover.
+
+MIS and MVC on the same graph are complementary (Gallai 1959: ``alpha + tau = n``; ``S`` is
+independent iff ``V - S`` is a cover), so a missing MIS entry is derived exactly from a stored
+MVC entry of the same graph and vice versa.
+
+Command line (resumable: each finished instance is written at once, atomically)::
+
+    python -m g2s.certificates build --problem mvc --family er --sizes 25 50 --count 5 \\
+        --time-limit 30
+    python -m g2s.certificates verify
+    python -m g2s.certificates summary
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import networkx as nx
+
+from g2s.graphs import graph_fingerprint, instance_seed, make_graph
+from g2s.problems import PROBLEMS, SENSE, check_solution
+from g2s.solvers import ReferenceResult, bipartite_matching_number, solve_reference
+
+__all__ = [
+    "CERTIFICATE_DIR",
+    "DEFAULT_TIME_LIMIT",
+    "CERTIFIED_INSTANCES",
+    "CertificateError",
+    "instance_graph",
+    "certificate_path",
+    "load_certificates",
+    "verify_certificate",
+    "reference",
+    "verify_all",
+    "main",
+]
+
+CERTIFICATE_DIR = Path(__file__).resolve().parent / "data" / "certificates"
+#: per-instance CP-SAT limit used for the stored certificates (the paper's Gurobi ran 240 s)
+DEFAULT_TIME_LIMIT = 30.0
+_COMPLEMENT = {"mvc": "mis", "mis": "mvc"}
+_LADDER = (25, 50, 100, 200, 400, 800, 1600, 3200)
+#: the certified evaluation instances: (problem, family) -> (sizes, instances per size)
+CERTIFIED_INSTANCES = {
+    ("mvc", "greedy_worst"): (_LADDER, 1),
+    ("mvc", "bipartite"): (_LADDER[:6], 5),
+    ("mvc", "regular"): (_LADDER[:5], 5),
+    ("mvc", "er"): (_LADDER[:5], 5),
+    ("maxcut", "er"): (_LADDER[:5], 5),
+    ("maxcut", "grid"): (_LADDER[:5], 5),
+    ("mis", "er"): (_LADDER[:5], 5),
+    ("mis", "structured_bipartite"): (_LADDER, 1),
+}
+
+
+class CertificateError(ValueError):
+    """A stored certificate does not check out against its regenerated graph."""
+
+
+def instance_graph(family: str, n: int, index: int) -> nx.Graph:
+    """The ``index``-th seeded evaluation graph of a family and size."""
+    return make_graph(family, n, seed=instance_seed(family, n, index))
+
+
+def certificate_path(problem: str, family: str, directory: Path | None = None) -> Path:
+    return Path(directory or CERTIFICATE_DIR) / f"{problem}_{family}.json"
+
+
+def load_certificates(problem: str, family: str, directory: Path | None = None) -> dict:
+    """All stored entries of one ``(problem, family)``: ``{"n/index": entry}``."""
+    path = certificate_path(problem, family, directory)
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text())["instances"]
+
+
+@contextlib.contextmanager
+def _locked(directory: Path):
+    """Serialise read-modify-write of certificate files between processes (POSIX flock)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX: no locking
+        yield
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _store(problem: str, family: str, key: str, entry: dict, directory: Path | None) -> None:
+    directory = Path(directory or CERTIFICATE_DIR)
+    with _locked(directory):
+        instances = load_certificates(problem, family, directory)
+        instances[key] = entry
+        ordered = dict(sorted(instances.items(),
+                              key=lambda kv: tuple(map(int, kv[0].split("/")))))
+        head = json.dumps({"problem": problem, "family": family, "format": 1})[:-1]
+        body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(e)}" for k, e in ordered.items())
+        fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+        with os.fdopen(fd, "w") as fh:  # one line per instance: small, reviewable diffs
+            fh.write(f'{head}, "instances": {{\n{body}\n}}}}\n')
+        os.replace(tmp, certificate_path(problem, family, directory))
+
+
+def verify_certificate(problem: str, family: str, key: str, entry: dict,
+                       G: nx.Graph | None = None) -> ReferenceResult:
+    """Re-check one stored entry (module docstring) and return it as a result; never re-solves."""
+    n, index = map(int, key.split("/"))
+    G = instance_graph(family, n, index) if G is None else G
+    where = f"{problem}/{family}/{key}"
+    if graph_fingerprint(G) != entry["fingerprint"]:
+        raise CertificateError(f"{where}: graph fingerprint changed (generator drifted)")
+    res = ReferenceResult.from_json({"problem": problem, **entry})
+    try:
+        value = check_solution(problem, G, res.solution)
+    except ValueError as exc:
+        raise CertificateError(f"{where}: {exc}") from None
+    if value != res.objective:
+        raise CertificateError(f"{where}: objective {value} != stored {res.objective}")
+    lo, hi = (res.bound, value) if SENSE[problem] == "min" else (value, res.bound)
+    if lo > hi:
+        raise CertificateError(f"{where}: bound {res.bound} on the wrong side of {value}")
+    if (res.status == "optimal") != (res.bound == value):
+        raise CertificateError(f"{where}: status {res.status} but bound {res.bound}, "
+                               f"objective {value}")
+    known = []  # (lower, upper) facts about OPT that cost no search
+    if problem == "maxcut":
+        known.append((0, G.number_of_edges()))
+        if nx.is_bipartite(G):
+            known.append((G.number_of_edges(), G.number_of_edges()))
+    else:
+        known.append((0, G.number_of_nodes()))
+        if nx.is_bipartite(G):
+            nu = bipartite_matching_number(G)  # König: tau = nu, alpha = |V| - nu
+            k = nu if problem == "mvc" else G.number_of_nodes() - nu
+            known.append((k, k))
+        cover = G.graph.get("optimal_cover")
+        if cover is not None:
+            k = len(cover) if problem == "mvc" else G.number_of_nodes() - len(cover)
+            known.append((k, k))
+    for k_lo, k_hi in known:
+        if lo > k_hi or hi < k_lo:
+            raise CertificateError(f"{where}: [{lo}, {hi}] contradicts OPT in [{k_lo}, {k_hi}]")
+    return res
+
+
+def _entry(G: nx.Graph, family: str, n: int, index: int, res: ReferenceResult,
+           time_limit: float) -> dict:
+    d = res.to_json()
+    d.pop("problem")
+    return {"fingerprint": graph_fingerprint(G), "seed": instance_seed(family, n, index),
+            "num_nodes": G.number_of_nodes(), "num_edges": G.number_of_edges(), **d,
+            "time_limit": time_limit}
+
+
+def _complement(res: ReferenceResult, G: nx.Graph) -> ReferenceResult:
+    """MIS <-> MVC on the same graph (Gallai): complement the solution, ``n - bound``."""
+    n = G.number_of_nodes()
+    other = _COMPLEMENT[res.problem]
+    S = sorted(set(G) - set(res.solution))
+    return ReferenceResult(problem=other, objective=n - res.objective, solution=tuple(S),
+                           bound=n - res.bound, status=res.status,
+                           method=f"{res.method} (complement of {res.problem})",
+                           seconds=res.seconds)
+
+
+def reference(problem: str, family: str, n: int, index: int,
+              time_limit: float = DEFAULT_TIME_LIMIT, solve_missing: bool = True,
+              directory: Path | None = None) -> ReferenceResult:
+    """The certified reference result of one evaluation instance (stored, derived or solved).
+
+    A stored entry is verified (:func:`verify_certificate`) and returned whatever its time
+    limit was.  A missing one is derived from the complementary problem's entry (MVC <-> MIS),
+    else solved with :func:`g2s.solvers.solve_reference` and stored atomically, unless
+    ``solve_missing`` is false (then :class:`KeyError`).
+    """
+    if problem not in PROBLEMS:
+        raise ValueError(f"unknown problem {problem!r}")
+    key = f"{n}/{index}"
+    G = instance_graph(family, n, index)
+    stored = load_certificates(problem, family, directory).get(key)
+    if stored is not None:
+        return verify_certificate(problem, family, key, stored, G)
+    other = load_certificates(_COMPLEMENT[problem], family, directory).get(key) \
+        if problem in _COMPLEMENT else None
+    if other is not None:
+        res = _complement(verify_certificate(_COMPLEMENT[problem], family, key, other, G), G)
+        limit = other["time_limit"]
+    elif solve_missing:
+        res, limit = solve_reference(problem, G, time_limit=time_limit), time_limit
+    else:
+        raise KeyError(f"no certificate for {problem}/{family}/{key}")
+    _store(problem, family, key, _entry(G, family, n, index, res, limit), directory)
+    return res
+
+
+def verify_all(directory: Path | None = None) -> dict:
+    """Re-check every stored certificate; ``{"problem/family": (checked, optimal)}``.
+
+    Raises :class:`CertificateError` listing every failure.
+    """
+    directory = Path(directory or CERTIFICATE_DIR)
+    summary, failures = {}, []
+    for path in sorted(directory.glob("*.json")):
+        doc = json.loads(path.read_text())
+        problem, family = doc["problem"], doc["family"]
+        optimal = 0
+        for key, entry in doc["instances"].items():
+            try:
+                res = verify_certificate(problem, family, key, entry)
+                optimal += res.status == "optimal"
+            except CertificateError as exc:
+                failures.append(str(exc))
+        summary[f"{problem}/{family}"] = (len(doc["instances"]), optimal)
+    if failures:
+        raise CertificateError(f"{len(failures)} certificate(s) failed:\n" + "\n".join(failures))
+    return summary
+
+
+def _build(args) -> None:
+    from tqdm import tqdm
+
+    keys = [(n, i) for n in args.sizes for i in range(args.start, args.start + args.count)]
+    bar = tqdm(keys, desc=f"{args.problem}/{args.family}", unit="graph")
+    for n, i in bar:
+        res = reference(args.problem, args.family, n, i, time_limit=args.time_limit,
+                        directory=args.directory)
+        bar.set_postfix_str(f"n={n} {res.status} gap={res.gap:.3f} {res.method}")
+
+
+def _summary(directory: Path | None) -> None:
+    for path in sorted(Path(directory or CERTIFICATE_DIR).glob("*.json")):
+        doc = json.loads(path.read_text())
+        inst = doc["instances"].values()
+        opt = sum(e["status"] == "optimal" for e in inst)
+        methods = sorted({e["method"] for e in inst})
+        print(f"{doc['problem']:7s} {doc['family']:21s} {opt:3d}/{len(inst):3d} optimal  "
+              f"{', '.join(methods)}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m g2s.certificates", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="solve and store missing certificates (resumable)")
+    b.add_argument("--problem", choices=PROBLEMS, required=True)
+    b.add_argument("--family", required=True)
+    b.add_argument("--sizes", type=int, nargs="+", required=True)
+    b.add_argument("--count", type=int, default=1, help="instances per size")
+    b.add_argument("--start", type=int, default=0, help="first instance index")
+    b.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
+    a = sub.add_parser("build-all", help="build every entry of CERTIFIED_INSTANCES")
+    a.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
+    subs = [b, a, sub.add_parser("verify", help="re-check every stored certificate"),
+            sub.add_parser("summary", help="count proven-optimal certificates per file")]
+    for p in subs:
+        p.add_argument("--directory", type=Path, default=None,
+                       help="certificate folder (default: the package's data folder)")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        _build(args)
+    elif args.command == "build-all":
+        for (args.problem, args.family), (args.sizes, args.count) in CERTIFIED_INSTANCES.items():
+            args.start = 0
+            _build(args)
+    elif args.command == "verify":
+        try:
+            for name, (k, opt) in verify_all(args.directory).items():
+                print(f"{name}: {k} verified, {opt} optimal")
+        except CertificateError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+    else:
+        _summary(args.directory)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
