@@ -40,6 +40,12 @@ from dataclasses import asdict, dataclass
 import networkx as nx
 import numpy as np
 
+from g2s.exact_solvers import (
+    ENUMERATION_MAX_VERTICES,
+    EXACT_METHODS,
+    bipartite_matching_number,
+    max_cut_eigenvalue_bound,
+)
 from g2s.problems import PROBLEMS, SENSE, check_solution, is_feasible
 
 __all__ = [
@@ -48,8 +54,6 @@ __all__ = [
     "ENUMERATION_MAX_VERTICES",
 ]
 
-#: largest (component) size solved by exhaustive enumeration (2**20 subsets, ~0.3 s)
-ENUMERATION_MAX_VERTICES = 20
 BACKENDS = ("auto", "cpsat", "highs", "enumeration", "konig", "tree-dp", "bipartite-cut")
 
 
@@ -102,126 +106,6 @@ def _int_bound(problem: str, value: float) -> int:
 
 def _better(problem: str, a: int, b: int) -> bool:
     return a < b if SENSE[problem] == "min" else a > b
-
-
-# --- exact methods ------------------------------------------------------------------------------
-
-def _enumeration(problem: str, G: nx.Graph):
-    nodes = list(G)
-    n = len(nodes)
-    if n > ENUMERATION_MAX_VERTICES:
-        raise ValueError(f"enumeration is limited to {ENUMERATION_MAX_VERTICES} vertices, got {n}")
-    idx = {v: i for i, v in enumerate(nodes)}
-    nbr = np.zeros(n, dtype=np.int64)
-    for u, v in G.edges():
-        nbr[idx[u]] |= 1 << idx[v]
-        nbr[idx[v]] |= 1 << idx[u]
-    masks = np.arange(1 << n, dtype=np.int64)
-    if problem == "maxcut":
-        value = np.zeros(masks.size, dtype=np.int64)
-        for i in range(n):
-            value += ((masks >> i) & 1) * np.bitwise_count(nbr[i] & ~masks)
-    else:
-        bad = np.zeros(masks.size, dtype=bool)
-        for i in range(n):
-            bad |= (((masks >> i) & 1) == 1) & ((masks & nbr[i]) != 0)
-        value = np.where(bad, -1, np.bitwise_count(masks).astype(np.int64))
-    best = int(masks[int(np.argmax(value))])
-    S = {v for i, v in enumerate(nodes) if best >> i & 1}
-    return (set(nodes) - S if problem == "mvc" else S), None
-
-
-def _forest_independent_set(G: nx.Graph) -> set:
-    take: set = set()
-    for root in sorted(map(min, nx.connected_components(G)), key=repr):
-        parent = {root: None}
-        order = [root]
-        for u, v in nx.dfs_edges(G, root):
-            parent[v] = u
-            order.append(v)
-        incl = dict.fromkeys(order, 1)
-        excl = dict.fromkeys(order, 0)
-        for v in reversed(order[1:]):
-            p = parent[v]
-            incl[p] += excl[v]
-            excl[p] += max(incl[v], excl[v])
-        for v in order:
-            p = parent[v]
-            if (p is None or p not in take) and incl[v] >= excl[v]:
-                take.add(v)
-    return take
-
-
-def _tree_dp(problem: str, G: nx.Graph):
-    if problem == "maxcut" or not nx.is_forest(G):
-        raise ValueError("tree-dp needs a forest and mvc or mis")
-    S = _forest_independent_set(G)
-    return (set(G) - S if problem == "mvc" else S), None
-
-
-def _konig_cover(G: nx.Graph) -> tuple[set, int]:
-    """Minimum vertex cover of a bipartite graph from a maximum matching (König 1931).
-
-    With ``Z`` the vertices reachable from the unmatched top vertices by alternating paths
-    (non-matching edges top -> bottom, matching edges bottom -> top), ``(T - Z) | (B & Z)``
-    is a cover of size ``|M|``.  One breadth-first search, O(|E|).
-    """
-    top = {v for v, c in nx.bipartite.color(G).items() if c == 0}
-    mate = nx.bipartite.hopcroft_karp_matching(G, top)
-    frontier = [u for u in top if u not in mate]
-    reached = set(frontier)
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for w in G[u]:
-                if w not in reached and mate.get(u) != w:
-                    reached.add(w)
-                    back = mate.get(w)
-                    if back is not None and back not in reached:
-                        reached.add(back)
-                        nxt.append(back)
-        frontier = nxt
-    cover = (top - reached) | (reached - top)
-    return cover, len(mate) // 2
-
-
-def bipartite_matching_number(G: nx.Graph) -> int:
-    """Size of a maximum matching of a bipartite graph: ``tau(G)`` by König's theorem."""
-    top = {v for v, c in nx.bipartite.color(G).items() if c == 0}
-    return len(nx.bipartite.hopcroft_karp_matching(G, top)) // 2
-
-
-def _konig(problem: str, G: nx.Graph):
-    if problem == "maxcut" or not nx.is_bipartite(G):
-        raise ValueError("konig needs a bipartite graph and mvc or mis")
-    cover, matched = _konig_cover(G)
-    if len(cover) != matched:  # König: a cover of size |M| certifies optimality
-        raise AssertionError("König cover size differs from the matching size")
-    return (cover if problem == "mvc" else set(G) - cover), None
-
-
-def _bipartite_cut(problem: str, G: nx.Graph):
-    if problem != "maxcut" or not nx.is_bipartite(G):
-        raise ValueError("bipartite-cut needs a bipartite graph and maxcut")
-    return {v for v, c in nx.bipartite.color(G).items() if c == 0}, None
-
-
-def max_cut_eigenvalue_bound(G: nx.Graph, max_vertices: int = 2000) -> int | None:
-    """``sum over components C of floor(|C| lambda_max(L_C) / 4)`` (Mohar & Poljak 1990).
-
-    Valid because ``cut(S) = s^T L s / 4 <= n lambda_max(L) / 4`` for ``s`` in ``{-1, 1}^n``.
-    Dense eigenvalues; ``None`` for components above ``max_vertices``.  A relative safety
-    margin of 1e-9 absorbs floating-point error.
-    """
-    total = 0
-    for comp in nx.connected_components(G):
-        if len(comp) > max_vertices:
-            return None
-        H = G.subgraph(comp)
-        if H.number_of_edges():
-            lam = np.linalg.eigvalsh(nx.laplacian_matrix(H).toarray().astype(float))[-1]
-            total += math.floor(len(comp) * lam * (1 + 1e-9) / 4 + 1e-6)
-    return total
 
 
 # --- 0/1 programs ------------------------------------------------------------------------------
@@ -334,8 +218,7 @@ def _highs(problem, G, time_limit, hint, seed, workers):
     return S, (dual if problem == "mvc" else -dual)
 
 
-_EXACT = {"enumeration": _enumeration, "tree-dp": _tree_dp, "konig": _konig,
-          "bipartite-cut": _bipartite_cut}
+_EXACT = EXACT_METHODS
 _PROGRAMS = {"cpsat": _cpsat, "highs": _highs}
 
 
