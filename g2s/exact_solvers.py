@@ -18,8 +18,6 @@ import math
 import networkx as nx
 import numpy as np
 
-from g2s.problems import SENSE, check_solution, is_feasible  # noqa: F401
-
 __all__ = ["EXACT_METHODS", "ENUMERATION_MAX_VERTICES", "bipartite_matching_number",
            "max_cut_eigenvalue_bound"]
 
