@@ -26,8 +26,6 @@ import torch
 
 __all__ = ["GraphBatch", "batch_graphs", "batch_edge_arrays", "edge_array"]
 
-warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta state")
-
 
 @dataclass
 class GraphBatch:
@@ -68,7 +66,7 @@ class GraphBatch:
                                              dtype=self.adj.dtype))
 
     def neighbour_sum(self, x: torch.Tensor) -> torch.Tensor:
-        """``sum_{u in Gamma(v)} x_u`` for every ``v``; ``x`` is ``(N, ...)``, one sparse product."""
+        """``sum_{u in Gamma(v)} x_u`` for every ``v``: one sparse product."""
         flat = x.reshape(x.shape[0], -1) if x.dim() != 2 else x
         if flat.dtype != self.adj.dtype:
             raise TypeError(f"adjacency is {self.adj.dtype}, features are {flat.dtype}")
@@ -77,11 +75,15 @@ class GraphBatch:
 
     def graph_sum(self, x: torch.Tensor) -> torch.Tensor:
         """``sum_{u in V(G_b)} x_u`` per graph: ``(N, ...) -> (B, ...)``."""
+        if self.num_graphs == 1:
+            return x.sum(0, keepdim=True)
         out = x.new_zeros((self.num_graphs,) + tuple(x.shape[1:]))
         return out.index_add_(0, self.graph_index, x)
 
     def broadcast(self, g: torch.Tensor) -> torch.Tensor:
         """Per-graph values ``(B, ...)`` copied to each vertex ``(N, ...)``."""
+        if self.num_graphs == 1:
+            return g.expand((self.num_nodes,) + tuple(g.shape[1:]))
         return g.index_select(0, self.graph_index)
 
     def to(self, device=None, dtype=None) -> GraphBatch:
@@ -95,8 +97,10 @@ class GraphBatch:
 
 def _csr(crow, col, n, dtype, device) -> torch.Tensor:
     values = torch.ones(col.numel(), dtype=dtype, device=device)
-    return torch.sparse_csr_tensor(crow.to(device), col.to(device), values, (n, n),
-                                   device=device, check_invariants=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # "sparse CSR support is in beta"
+        return torch.sparse_csr_tensor(crow.to(device), col.to(device), values, (n, n),
+                                       device=device, check_invariants=False)
 
 
 def edge_array(G: nx.Graph) -> tuple[int, np.ndarray]:

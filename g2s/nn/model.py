@@ -62,44 +62,52 @@ class G2SRNNEncoder(nn.Module):
         self.seq2vec = Seq2Vec(config.dim, self_term=config.seq2vec_self_term)
 
     def forward(self, batch: GraphBatch, c: torch.Tensor, T: int | None = None,
-                lengths: Sequence[int] | None = None) -> torch.Tensor:
+                lengths: Sequence[int] | None = None, reads=None) -> torch.Tensor:
         """Embeddings ``y(T)``: ``c`` ``(N, ...)`` -> ``(N, ..., d)``.
 
         With ``lengths`` (``c`` is ``(N, R)``), column ``r`` is an independent evolution read
-        to ``y(lengths[r])``; all columns share each sparse product, and a column stops being
-        computed once its length is reached (the fast Algorithm 2).
+        at ``y(lengths[r])``.  More generally ``reads = (columns, times)`` (two ``(J,)`` long
+        tensors) returns ``(N, J, d)`` with ``y(times[j])`` of evolution ``columns[j]``: one
+        evolution serves every read of it.  All columns share each sparse product, and a
+        column stops being computed after its last read (the fast Algorithm 2).
         """
-        if lengths is None:
+        if lengths is not None:
+            idx = torch.arange(len(lengths), device=c.device)
+            reads = (idx, torch.as_tensor(list(lengths), device=c.device))
+        if reads is None:
             T = self.default_T if T is None else int(T)
             if T < 1:
                 raise ValueError("sequence length T must be >= 1")
-            lengths_t = None
-        else:
-            if c.dim() != 2 or c.shape[1] != len(lengths):
-                raise ValueError("lengths needs c of shape (N, len(lengths))")
-            lengths_t = torch.as_tensor(list(lengths), device=c.device)
-            T = int(lengths_t.max())
-        shape = tuple(c.shape) + (self.dim,)
+        elif c.dim() != 2:
+            raise ValueError("reads need c of shape (N, R)")
         dtype = self.graph2seq.w_G2.dtype
         c = c.to(dtype)
-        y = torch.zeros(shape, dtype=dtype, device=c.device)
+        y = torch.zeros(tuple(c.shape) + (self.dim,), dtype=dtype, device=c.device)
         nbr = torch.zeros_like(y)                      # sum_{u in Gamma(v)} x_u(0) = 0
-        if lengths_t is None:
+        if reads is None:
             for _ in range(T):
                 x = self.graph2seq(nbr, c)             # x(t), t = 1..T
                 nbr = batch.neighbour_sum(x)
                 y = self.seq2vec(batch, x, nbr, y, c)  # y(t) reads x(t)
             return y
-        out = torch.empty_like(y)
-        active = torch.arange(len(lengths), device=c.device)
-        for t in range(1, T + 1):
+        cols, times = reads
+        if int(times.min()) < 1:
+            raise ValueError("sequence lengths must be >= 1")
+        last = torch.zeros(c.shape[1], dtype=times.dtype, device=c.device)
+        last = last.scatter_reduce(0, cols, times, "amax")
+        out = y.new_empty((c.shape[0], cols.numel(), self.dim))
+        active = torch.nonzero(last > 0).squeeze(1)
+        c, y, nbr = c[:, active], y[:, active], nbr[:, active]
+        for t in range(1, int(times.max()) + 1):
             x = self.graph2seq(nbr, c)
             nbr = batch.neighbour_sum(x)
             y = self.seq2vec(batch, x, nbr, y, c)
-            done = lengths_t[active] == t
-            if bool(done.any()):
-                out[:, active[done]] = y[:, done]
-                keep = ~done
+            now = torch.nonzero(times == t).squeeze(1)
+            if now.numel():
+                pos = torch.searchsorted(active, cols[now])
+                out[:, now] = y[:, pos]
+            keep = last[active] > t
+            if not bool(keep.all()):
                 active, c, y, nbr = active[keep], c[:, keep], y[:, keep], nbr[:, keep]
         return out
 
@@ -134,9 +142,11 @@ class QModel(nn.Module):
 
 
 def build_model(config: ModelConfig | dict | None = None) -> QModel:
-    """A freshly initialised model (use ``torch.manual_seed``-free init via a Generator upstream)."""
+    """A freshly initialised model (callers seed it inside ``torch.random.fork_rng``)."""
     if config is None:
         config = ModelConfig()
     elif isinstance(config, dict):
         config = ModelConfig.from_dict(config)
+    if config.encoder not in ENCODERS:
+        import g2s.nn.baselines  # noqa: F401  (registers the baseline encoders)
     return QModel(config)

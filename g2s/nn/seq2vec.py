@@ -59,6 +59,6 @@ class Seq2Vec(nn.Module):
         if self.W_self is not None:
             pre = pre + self.W_self(x)
         i = torch.relu(pre)
-        total = batch.broadcast(batch.graph_sum(x))
-        f = torch.sigmoid(self.W_7(total) + self.b_8)
+        # the gate is the same for all vertices of a graph: compute it per graph, then copy
+        f = batch.broadcast(torch.sigmoid(self.W_7(batch.graph_sum(x)) + self.b_8))
         return f * i + (1.0 - f) * y

@@ -15,7 +15,9 @@ Options added to make training work, each off or neutral by default unless state
 network copied every k iterations), ``grad_clip`` (0: none), and ``keep_best`` (default on:
 the shipped weights are those with the best validation ratio, measured every
 ``validate_every`` iterations on fixed ER graphs solved exactly by enumeration; the JSON
-records both the best and the final validation ratio).
+records both the best and the final validation ratio).  Measured once (MVC, seed 0, 10,000
+iterations): a target network copied every 1,000 iterations slowed learning (validation ratio
+1.18 vs 1.005 without), so the default stays as Eq. (4) is written.
 
 Checkpoints are written every ``checkpoint_every`` iterations (model, optimiser, curve, RNG
 state; loadable with ``weights_only=True``), and :func:`train` resumes from them.  The replay
@@ -245,7 +247,7 @@ def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = 
             if cfg.grad_clip > 0:
                 torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
             opt.step()
-            losses.append(float(loss))
+            losses.append(loss.item())
         if cfg.target_update > 0 and (it + 1) % cfg.target_update == 0:
             target.load_state_dict(model.state_dict())
         if (it + 1) % cfg.validate_every == 0 or it + 1 == cfg.iterations:
@@ -271,7 +273,7 @@ def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = 
             "selected_iteration": chosen["iteration"] if chosen else cfg.iterations,
             "best_val_ratio": best["val_ratio"] if best else None,
             "final_val_ratio": curve[-1]["val_ratio"] if curve else None,
-            "torch_version": torch.__version__}
+            "torch_version": str(torch.__version__)}
     state = chosen["state"] if chosen else model.state_dict()
     _save(out, {"state_dict": {k: v.cpu() for k, v in state.items()}, "meta": meta})
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")

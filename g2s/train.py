@@ -1,0 +1,78 @@
+"""Command-line entry for training: ``g2s train`` (and ``python -m g2s.train``).
+
+``python -m g2s.train --problem mvc --graphs er --n 15 --iterations 100000 --seed 0 --out CKPT``
+trains G2S-RNN with Q-learning (:mod:`g2s.rl.dqn`), shows a progress bar, validates
+periodically, and resumes from ``CKPT`` with suffix ``.resume.pt`` after an interruption.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import fields
+
+import torch
+
+from g2s.nn.model import ModelConfig
+from g2s.rl.dqn import TrainConfig, train
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """Add the training options (one per :class:`TrainConfig` field) to ``parser``."""
+    p = parser or argparse.ArgumentParser(prog="g2s train", description=__doc__)
+    for f in fields(TrainConfig):
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in ("bool", bool):
+            p.add_argument(flag, type=lambda s: s.lower() in ("1", "true", "yes"),
+                           default=f.default)
+        else:
+            kind = {"int": int, "float": float, "str": str}.get(str(f.type), str)
+            p.add_argument(flag, type=kind, default=f.default)
+    p.add_argument("--out", required=True, help="checkpoint path (.pt); a .json sidecar is written")
+    p.add_argument("--no-resume", action="store_true", help="ignore an existing .resume.pt")
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def main(argv=None, args: argparse.Namespace | None = None) -> dict:
+    if args is None:
+        args = build_parser().parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cfg = TrainConfig.from_dict({f.name: getattr(args, f.name) for f in fields(TrainConfig)})
+    meta = train(cfg, args.out, ModelConfig(), resume=not args.no_resume,
+                 progress=not args.no_progress)
+    print(f"wrote {args.out}: {meta['iterations']} iterations, {meta['training_time_s']} s, "
+          f"best val ratio {meta['best_val_ratio']:.4f} at {meta['selected_iteration']}, "
+          f"final {meta['final_val_ratio']:.4f}")
+    return meta
+
+
+if __name__ == "__main__":
+    main()
+
+
+def select_default_checkpoints(directory=None) -> dict:
+    """Write ``checkpoints/defaults.json``: per problem, the seed with the best validation ratio.
+
+    Chosen from the training-time validation set only (never from test results); ties go to
+    the better final validation ratio, then the smaller seed.
+    """
+    import json
+    from pathlib import Path
+
+    from g2s.evaluate import CHECKPOINT_DIR
+    directory = Path(directory) if directory is not None else CHECKPOINT_DIR
+    best: dict = {}
+    for meta_path in sorted(directory.glob("g2s_rnn_*.json")):
+        meta = json.loads(meta_path.read_text())
+        cfg = meta["train_config"]
+        if cfg["graphs"] != "er" or cfg["n"] != 15:
+            continue
+        score = (meta["best_val_ratio"], meta["final_val_ratio"], meta["seed"])
+        if cfg["problem"] not in best or score < best[cfg["problem"]][0]:
+            best[cfg["problem"]] = (score, meta_path.with_suffix(".pt").name)
+    table = {p: name for p, (_, name) in sorted(best.items())}
+    (directory / "defaults.json").write_text(json.dumps(table, indent=1) + "\n")
+    return table

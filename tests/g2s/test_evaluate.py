@@ -1,0 +1,147 @@
+"""Algorithm 2 (arXiv:1802.04948, Appendix C) and the shipped checkpoints.
+
+Invariants:
+* the fast Algorithm 2 returns exactly the literal algorithm's ``T_max`` solutions (random
+  weights and shipped weights; every problem; symmetric graphs where exact ties abound);
+* Algorithm 2's answer is feasible, checked by ``g2s.problems``, and at least as good as every
+  ``G2S-RNN(T)`` alone;
+* shipped checkpoints load with ``torch.load(weights_only=True)``, carry their config, seed,
+  iterations and validation curve, and give feasible solutions for their problem;
+* ``solve_g2s`` handles vertex labels that are not ``0..n-1`` and rejects a checkpoint trained
+  for another problem.
+"""
+
+import json
+
+import networkx as nx
+import pytest
+import torch
+
+from g2s import problems as P
+from g2s.evaluate import (
+    CHECKPOINT_DIR,
+    algorithm2_fast,
+    algorithm2_literal,
+    default_checkpoint,
+    load_checkpoint,
+    solve_g2s,
+    solve_with_model,
+)
+from g2s.graphs import make_graph
+from g2s.nn.batch import batch_graphs
+from g2s.nn.model import build_model
+
+pytestmark = pytest.mark.torch
+
+CASES = [("er", 20), ("regular", 16), ("bipartite", 16), ("greedy_worst", 20), ("grid", 16)]
+
+
+def _random_model(seed):
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        return build_model().double().eval()
+
+
+@pytest.mark.parametrize("problem", P.PROBLEMS)
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_fast_equals_literal_random_weights(problem, seed):
+    model = _random_model(seed)
+    for family, n in CASES:
+        b = batch_graphs([make_graph(family, n, seed=seed)], dtype=torch.float64)
+        assert algorithm2_fast(model, problem, b, 15) == algorithm2_literal(model, problem, b, 15)
+
+
+@pytest.mark.parametrize("problem", ["mvc", "maxcut", "mis"])
+def test_fast_equals_literal_shipped(problem):
+    path = default_checkpoint(problem)
+    model, _ = load_checkpoint(path)
+    for family, n in CASES[:3]:
+        b = batch_graphs([make_graph(family, n, seed=7)], dtype=torch.float64)
+        assert algorithm2_fast(model, problem, b, 15) == algorithm2_literal(model, problem, b, 15)
+
+
+def test_best_of_T_is_feasible_and_no_worse_than_each_T():
+    model = _random_model(3)
+    G = make_graph("er", 40, seed=2)
+    for problem in P.PROBLEMS:
+        S, info = solve_with_model(model, problem, G, t_max=6)
+        assert P.is_feasible(problem, G, S)
+        assert len(info["utility_per_T"]) == 6
+        assert P.utility(problem, G, S) == max(info["utility_per_T"])
+        assert info["best_T"] == 1 + info["utility_per_T"].index(max(info["utility_per_T"]))
+
+
+def _shipped():
+    table = json.loads((CHECKPOINT_DIR / "defaults.json").read_text())
+    names = set(table.values()) | {p.name for p in CHECKPOINT_DIR.glob("g2s_rnn_*.pt")
+                                   if not p.name.endswith(".resume.pt")}
+    return sorted(names)
+
+
+@pytest.mark.parametrize("name", _shipped())
+def test_checkpoint_loads_weights_only_and_solves(name):
+    path = CHECKPOINT_DIR / name
+    payload = torch.load(path, weights_only=True)
+    meta = payload["meta"]
+    for key in ("model_config", "train_config", "iterations", "seed", "validation_curve",
+                "training_time_s"):
+        assert key in meta
+    assert meta["iterations"] == meta["validation_curve"][-1]["iteration"]
+    problem = meta["train_config"]["problem"]
+    model, _ = load_checkpoint(path)
+    for family, n in [("er", 50), ("bipartite", 30)]:
+        G = make_graph(family, n, seed=11)
+        S, _ = solve_with_model(model, problem, G)
+        assert P.is_feasible(problem, G, S)
+
+
+def test_solve_g2s_relabelled_graph_and_wrong_problem():
+    G = nx.relabel_nodes(make_graph("er", 25, seed=5), {i: f"v{i:02d}" for i in range(25)})
+    S, info = solve_g2s("mvc", G)
+    assert P.is_vertex_cover(G, S) and info["objective"] == len(S)
+    with pytest.raises(ValueError, match="trained for"):
+        solve_g2s("mis", G, checkpoint=default_checkpoint("mvc"))
+
+
+def test_paper_v_opt_zero_rejects_every_mvc_solution():
+    """Algorithm 2 starts from v_opt = 0 and keeps S only if f(S) > v_opt; for MVC f = -|S| < 0,
+    so the literal pseudocode returns S = {}, which is not a cover.  We start from -inf."""
+    G = make_graph("er", 30, seed=4)
+    S, info = solve_with_model(_random_model(0), "mvc", G, t_max=5)
+    assert all(u < 0 for u in info["utility_per_T"])       # the paper's test never passes
+    assert not P.is_vertex_cover(G, set())                 # so its answer {} is infeasible
+    assert P.is_vertex_cover(G, S)
+
+
+def test_algorithm2_cost_is_one_pass_per_selected_vertex_and_T():
+    """Section 5's O(|E| T_max + |V|) is the cost of one forward pass (T sparse products,
+    tests/g2s/test_model.py::test_one_sparse_product_per_step); Algorithm 2 makes one pass per
+    selected vertex and per T: sum_T |S_T| passes, sum_T T |S_T| sparse products."""
+    model = _random_model(5)
+    lengths = []
+    orig = model.encoder.forward
+
+    def recording(batch, c, T=None, lengths_=None, reads=None):
+        lengths.append(T)
+        return orig(batch, c, T=T)
+
+    model.encoder.forward = recording
+    G = make_graph("regular", 40, seed=1)
+    sols = algorithm2_literal(model, "mvc", batch_graphs([G], dtype=torch.float64), 6)
+    assert len(lengths) == sum(len(S) for S in sols)
+    assert sum(lengths) == sum(T * len(S) for T, S in enumerate(sols, start=1))
+    assert min(len(S) for S in sols) >= 20          # every cover of a 4-regular graph: >= n/2
+
+
+@pytest.mark.slow
+def test_25k_sparse_er_runs_and_fits_in_memory():
+    """Section 1 / Fig. 2(b): G2S-RNN runs on 25,000-vertex graphs.  On one CPU core a few
+    greedy steps of the fast Algorithm 2 run within 4 GiB of resident memory."""
+    import resource
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    G = make_graph("sparse_er", 25_000, seed=0)
+    b = batch_graphs([G], dtype=torch.float64)
+    sols = algorithm2_fast(model, "mvc", b, 15, max_steps=2)
+    assert all(len(S) == 2 for S in sols)
+    rss_gib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    assert rss_gib < 4.0
