@@ -8,7 +8,8 @@
 
 import networkx as nx
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from g2s.graph_io import FORMATS, GraphFormatError, read_graph, write_graph
 from tests.strategies import graphs

@@ -11,7 +11,8 @@ import math
 
 import networkx as nx
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from g2s import graphs as gr
 from g2s.heuristics import max_independent_set_greedy, min_vertex_cover_greedy

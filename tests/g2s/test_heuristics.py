@@ -8,7 +8,8 @@
 
 import networkx as nx
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from g2s import heuristics as H
 from g2s.problems import cut_size, is_feasible, objective
