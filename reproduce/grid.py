@@ -1,0 +1,125 @@
+"""The evaluation grid shared by the figure scripts: methods x certified instances -> ratios.
+
+A *method* is a classical heuristic (``g2s.heuristics.HEURISTIC_METHODS``) or a trained model
+checkpoint (G2S-RNN: Algorithm 2 with ``T = 1..T_max``; fixed-depth baselines: one greedy
+rollout).  Instances are the seeded evaluation graphs of :mod:`g2s.certificates`, whose
+certified reference gives each ratio's denominator (and the proven bound a second ratio).
+Each (instance, method) pair is one cached unit of work, so an interrupted run resumes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+
+import numpy as np
+
+from reproduce.common import Run
+
+__all__ = ["sha", "evaluate_unit", "evaluate_grid", "summarise", "CODE_TAG"]
+
+CODE_TAG = "grid-v1"
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
+                  checkpoint: str | None, device: str, t_max: int) -> dict:
+    """One method on one certified instance; the solution is checked feasible."""
+    from g2s.certificates import instance_graph
+    from g2s.problems import check_solution
+    G = instance_graph(family, n, index)
+    t0 = time.time()
+    if checkpoint is None:
+        from g2s.heuristics import run_heuristic
+        S, info = run_heuristic(method, problem, G), {}
+    else:
+        from g2s.evaluate import load_checkpoint, solve_with_model
+        model, _ = load_checkpoint(checkpoint, device=device)
+        S, info = solve_with_model(model, problem, G, t_max=t_max, device=device)
+    return {"objective": check_solution(problem, G, S), "best_T": info.get("best_T"),
+            "time_s": round(time.time() - t0, 3)}
+
+
+def _unit(args):
+    return evaluate_unit(*args)
+
+
+def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: dict,
+                  device: str = "cpu", t_max: int = 15, single: tuple = (),
+                  max_size: dict | None = None) -> dict:
+    """Evaluate ``methods`` (name -> checkpoint path, or None for a heuristic of that name).
+
+    ``single`` lists families with one graph per size (the deterministic constructions);
+    ``max_size`` optionally caps the sizes a method is run at (``{name: n}``; e.g. the WL
+    embedding, which the paper restricts to small graphs).
+    """
+    from tqdm import tqdm
+
+    from g2s.certificates import reference
+    from g2s.problems import approximation_ratio
+    max_size = max_size or {}
+    hashes = {m: sha(p) for m, p in methods.items() if p is not None}
+    instances = [(f, n, i) for f in families for n in sizes
+                 for i in range(1 if f in single else count)]
+    units = [(f, n, i, m) for f, n, i in instances for m in methods
+             if n <= max_size.get(m, float("inf"))]
+
+    def key(u):
+        f, n, i, m = u
+        k = {"tag": CODE_TAG, "problem": problem, "family": f, "n": n, "index": i,
+             "method": m, "t_max": t_max}
+        if m in hashes:
+            k["checkpoint"] = hashes[m]
+        return k
+
+    def args(u):
+        f, n, i, m = u
+        ck = None if methods[m] is None else str(methods[m])
+        return (problem, f, n, i, m, ck, device, t_max)
+
+    todo = [u for u in units if not (run.cache.enabled and run.cache._path(key(u)).exists())]
+    if run.args.workers > 1 and todo:
+        from multiprocessing import get_context
+        with get_context("spawn").Pool(run.args.workers) as pool:
+            for u, val in zip(todo, tqdm(pool.imap(_unit, [args(u) for u in todo]),
+                                         total=len(todo), desc=run.name)):
+                run.cache.get_or_compute(key(u), lambda val=val: val)
+    results = {}
+    for u in tqdm(units, desc=run.name, disable=bool(todo) and run.args.workers > 1):
+        results[u] = run.cache.get_or_compute(key(u), lambda u=u: evaluate_unit(*args(u)))
+    rows = []
+    for f, n, i in instances:
+        ref = reference(problem, f, n, i)
+        row = {"family": f, "n": n, "index": i,
+               "reference": {"objective": ref.objective, "bound": ref.bound,
+                             "status": ref.status, "method": ref.method}, "results": {}}
+        for m in methods:
+            if (f, n, i, m) not in results:
+                continue
+            r = dict(results[(f, n, i, m)])
+            r["ratio"] = approximation_ratio(problem, r["objective"], ref.objective)
+            r["ratio_vs_bound"] = approximation_ratio(problem, r["objective"], ref.bound)
+            row["results"][m] = r
+        rows.append(row)
+    return {"problem": problem, "instances": rows, "sizes": list(sizes),
+            "methods": list(methods), "hashes": hashes}
+
+
+def summarise(raw: dict, families, methods) -> dict:
+    """``points[family][method][n] = {mean, std, count}`` of the ratio (absent: not run)."""
+    points = {}
+    for f in families:
+        points[f] = {}
+        for m in methods:
+            points[f][m] = {}
+            for n in raw["sizes"]:
+                vals = [r["results"][m]["ratio"] for r in raw["instances"]
+                        if r["family"] == f and r["n"] == n and m in r["results"]]
+                if vals:
+                    points[f][m][str(n)] = {"mean": float(np.mean(vals)),
+                                            "std": float(np.std(vals)), "count": len(vals)}
+    return points
