@@ -108,7 +108,8 @@ def run_pytest(node_ids: list[str]) -> dict[str, str]:
     files = sorted({n.split("::")[0] for n in node_ids if (ROOT / n.split("::")[0]).exists()})
     collected = subprocess.run([*base, "--collect-only", *files], cwd=ROOT, capture_output=True,
                                text=True).stdout.splitlines() if files else []
-    known = {line.split("[")[0] for line in collected if "::" in line}
+    known = {line.strip() for line in collected if "::" in line}
+    known |= {k.split("[")[0] for k in known}  # a bare name selects every parametrization
     runnable = sorted({n for n in node_ids if n in known})
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "junit.xml"

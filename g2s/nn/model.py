@@ -122,6 +122,11 @@ class QModel(nn.Module):
     def __init__(self, config: ModelConfig, encoder: nn.Module | None = None):
         super().__init__()
         self.config = config
+        if encoder is None and config.encoder not in ENCODERS:
+            import g2s.nn.baselines  # noqa: F401  (registers the baseline encoders)
+        if encoder is None and config.encoder not in ENCODERS:
+            raise ValueError(f"unknown encoder {config.encoder!r}; expected one of "
+                             f"{', '.join(sorted(ENCODERS))}")
         self.encoder = encoder if encoder is not None else ENCODERS[config.encoder](config)
         self.qnet = QNetwork(config.dim)
 
