@@ -24,7 +24,9 @@ from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective
 
 __all__ = ["main", "build_parser"]
 
-SOLVE_METHODS = ("greedy", "list", "list-left", "matching", "reference", "g2s")
+#: neural baselines of issue 6, applied with their shipped ER-15 checkpoints
+MODEL_METHODS = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
+SOLVE_METHODS = ("greedy", "list", "list-left", "matching", "reference", "g2s", *MODEL_METHODS)
 
 
 class CommandLineError(Exception):
@@ -49,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--method", default="greedy", choices=SOLVE_METHODS,
                    help="greedy (default), list (ListRight), list-left (ListLeft), matching "
                         "(MVC only), reference (exact/CP-SAT with a proven bound), g2s (trained "
-                        "G2S-RNN, Algorithm 2)")
+                        "G2S-RNN, Algorithm 2), or a neural baseline: s2v (Structure2Vec), "
+                        "sage_gcn / sage_mean / sage_pool (GraphSAGE), wl_nn (WL kernel NN), "
+                        "wl_embed (WL kernel embedding; slow beyond ~200 vertices)")
     s.add_argument("--format", choices=FORMATS, default=None,
                    help="input format (default: from the extension, else sniffed)")
     s.add_argument("--time-limit", type=float, default=240.0,
@@ -57,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=None,
                    help="random seed; heuristics break ties by it (default: smallest label)")
     s.add_argument("--checkpoint", type=Path, default=None,
-                   help="model weights for --method g2s (default: the shipped one)")
+                   help="model weights for a neural method (default: the shipped one)")
     s.add_argument("--t-max", type=int, default=15, help="Algorithm 2's T_max for --method g2s")
     s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
     s.add_argument("--output", type=Path, default=None,
@@ -95,14 +99,15 @@ def _solve(args) -> dict:
                               seed=0 if args.seed is None else args.seed)
         S = set(res.solution)
         info = {"bound": res.bound, "status": res.status, "how": res.method}
-    elif args.method == "g2s":
+    elif args.method == "g2s" or args.method in MODEL_METHODS:
         try:
             from g2s.evaluate import solve_g2s
         except ImportError as exc:
             raise ValueError(f"--method g2s needs PyTorch ({exc}); install the CPU wheel with "
                              "'pip install torch==2.13.0'") from None
+        encoder = "g2s_rnn" if args.method == "g2s" else args.method
         S, extra = solve_g2s(args.problem, G, checkpoint=args.checkpoint, t_max=args.t_max,
-                             device=args.device)
+                             device=args.device, encoder=encoder)
         info = dict(extra)
     else:
         from g2s.heuristics import run_heuristic

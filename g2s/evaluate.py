@@ -170,10 +170,23 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     return S, info
 
 
+def shipped_checkpoint(encoder: str, problem: str) -> Path:
+    """The shipped ER-15 checkpoint of ``encoder`` for ``problem`` (G2S-RNN: the default seed)."""
+    if encoder == "g2s_rnn":
+        return default_checkpoint(problem)
+    path = CHECKPOINT_DIR / f"{encoder}_{problem}_er15_s0.pt"
+    if not path.exists():
+        raise ValueError(f"no shipped {encoder} checkpoint for {problem}; train one with "
+                         f"'g2s train' and pass --checkpoint")
+    return path
+
+
 def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int = 15,
-              device="cpu") -> tuple[set, dict]:
-    """``g2s solve --method g2s``: the shipped (or given) G2S-RNN checkpoint on a user's graph."""
-    path = Path(checkpoint) if checkpoint is not None else default_checkpoint(problem)
+              device="cpu", encoder: str = "g2s_rnn") -> tuple[set, dict]:
+    """``g2s solve --method g2s|s2v|...``: a shipped (or given) checkpoint on a user's graph."""
+    path = Path(checkpoint) if checkpoint is not None else shipped_checkpoint(encoder, problem)
+    if not path.is_file():
+        raise ValueError(f"no such checkpoint: {path}")
     model, meta = load_checkpoint(path, device=device)
     trained_for = meta["train_config"]["problem"]
     if trained_for != problem:
