@@ -129,7 +129,10 @@ class Run:
         payload = dict(result)
         payload["provenance"] = self.provenance()
         if derive is not None:
-            payload["verdicts"] = derive(_jsonable(payload))
+            # derive from exactly what the JSON file will hold (sorted keys, plain types), so
+            # reproduce/claims.py re-deriving from the file gets the same answer, ties included
+            as_written = json.loads(json.dumps(_jsonable(payload), sort_keys=True))
+            payload["verdicts"] = derive(as_written)
         if fig is not None:
             for ext in ("png", "pdf"):
                 fd, tmp = tempfile.mkstemp(dir=self.out, prefix=f".{self.name}.", suffix=f".{ext}")

@@ -101,7 +101,7 @@ def derive_verdicts(result: dict) -> dict:
     """Verdicts of the Figure 3 claims, from the JSON alone."""
     pts = result["points"]
     g2s = {(f, n): v["mean"] for f in pts for n, v in pts[f]["g2s_rnn"].items()}
-    worst_key = max(g2s, key=g2s.get)
+    worst_key = max(sorted(g2s, key=lambda k: (k[0], int(k[1]))), key=g2s.get)
     worst = g2s[worst_key]
     spread = result["seed_spread"]
     seed_worst = max(v["max"] for f in spread for v in spread[f].values())

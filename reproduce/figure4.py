@@ -65,7 +65,7 @@ def derive_verdicts(result: dict) -> dict:
     for claim, (problem, families, threshold) in CLAIMS.items():
         pts = {(f, n): v["mean"] for f in families
                for n, v in result["points"][problem][f]["g2s_rnn"].items()}
-        worst_key = max(pts, key=pts.get)
+        worst_key = max(sorted(pts, key=lambda k: (k[0], int(k[1]))), key=pts.get)
         worst = pts[worst_key]
         max_n = max(int(n) for _, n in pts)
         beaten = sorted(f"{h}@{f}/{n}" for f in families for h in HEURISTICS[problem]
