@@ -71,12 +71,7 @@ SCORE_QUANTUM = 2.0 ** -30
 
 
 def _vertex_scores(model: QModel, batch: GraphBatch, c: torch.Tensor, T=None, reads=None):
-    if reads is not None:
-        y = model.encoder(batch, c, reads=reads)
-    elif model.variable_depth:
-        y = model.encoder(batch, c, T=T)
-    else:
-        y = model.encoder(batch, c)
+    y = model.embed(batch, c, T=T, reads=reads)
     return torch.round(model.qnet.vertex_term(y) / SCORE_QUANTUM)
 
 

@@ -134,16 +134,20 @@ class QModel(nn.Module):
     def variable_depth(self) -> bool:
         return bool(getattr(self.encoder, "variable_depth", False))
 
+    def embed(self, batch: GraphBatch, c: torch.Tensor, T: int | None = None,
+              lengths: Sequence[int] | None = None, reads=None) -> torch.Tensor:
+        """Vertex embeddings ``y``: variable-depth encoders take ``T`` (or per-column
+        ``lengths``/``reads``, the shared-work Algorithm 2); fixed-depth ones ignore them."""
+        if lengths is not None or reads is not None:
+            return self.encoder(batch, c, lengths=lengths, reads=reads)
+        if self.variable_depth:
+            return self.encoder(batch, c, T=T)
+        return self.encoder(batch, c)
+
     def forward(self, batch: GraphBatch, c: torch.Tensor, T: int | None = None,
                 lengths: Sequence[int] | None = None) -> torch.Tensor:
         """``Q`` values ``(N, ...)`` for selected-set indicator ``c`` ``(N, ...)``."""
-        if lengths is not None:
-            y = self.encoder(batch, c, lengths=lengths)
-        elif self.variable_depth:
-            y = self.encoder(batch, c, T=T)
-        else:
-            y = self.encoder(batch, c)
-        return self.qnet(batch, y)
+        return self.qnet(batch, self.embed(batch, c, T=T, lengths=lengths))
 
 
 def build_model(config: ModelConfig | dict | None = None) -> QModel:
