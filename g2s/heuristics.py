@@ -6,7 +6,8 @@ vertices, and ties in the heuristic's key go to the higher-ranked vertex).
 
 * :func:`min_vertex_cover_greedy`: repeatedly take a vertex of maximum degree in the residual
   graph (Johnson 1973; Williamson & Shmoys 2011, as greedy set cover); an
-  ``H(Delta)``-approximation, ``Theta(log n)`` on :func:`g2s.graphs.greedy_worst_case_mvc` (Johnson 1973).
+  ``H(Delta)``-approximation, ``Theta(log n)`` on
+  :func:`g2s.graphs.greedy_worst_case_mvc` (Johnson 1973).
 * :func:`max_independent_set_greedy`: repeatedly take a vertex of minimum residual degree and
   delete its closed neighbourhood; ``|S| >= n / (Delta + 1)`` and a ``(Delta+2)/3``-
   approximation (Halldorsson & Radhakrishnan 1997).

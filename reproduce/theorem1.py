@@ -48,7 +48,9 @@ PROFILES = {
                knn=("directed", 3, 1), knn_T=[250, 500, 1000],
                sigma_setting=("directed", 4, 1), sigma_T=500,
                sigmas=[1.0, 0.1, 0.01, 0.001, 0.0], prop1_T=[250, 500, 1000, 2000],
-               prop1_draws=10, extra_T={"directed n=6 d=2": [2000]}),
+               prop1_draws=10,
+               extra_T={f"{k} n=6 d={d}": [2000] for k in ("directed", "undirected")
+                        for d in (1, 2)}),
     "paper": dict(graphs=200,
                   curves=[(k, 6, d) for k in ("directed", "undirected") for d in (1, 2)],
                   curve_T=[250, 500, 1000, 2000, 4000], sweep_n=[3, 4, 5, 6, 7, 8], sweep_T=2000,
