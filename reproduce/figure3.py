@@ -39,6 +39,7 @@ HEURISTICS = ("greedy", "list", "matching")
 BASELINES = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
 #: the WL embedding costs ~n^2.7 per forward pass; the paper, too, restricts it to small sizes
 WL_EMBED_MAX = {"smoke": 50, "ci": 100, "paper": 200}
+BASELINE_COLOURS = ("tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "tab:gray")
 MVC_SEEDS = (0, 1, 2)
 T_MAX = 15
 CLAIM_WITHIN = "fig3-g2s-within-10pct"
@@ -153,7 +154,7 @@ def baselines_verdict(result: dict) -> dict:
 
 def plot(result: dict):
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), sharey=False)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 3.8), sharey=False)
     styles = {"greedy": ("tab:orange", "s"), "list": ("tab:green", "^"),
               "matching": ("tab:red", "v")}
     for ax, f in zip(axes, FAMILIES):
@@ -175,15 +176,16 @@ def plot(result: dict):
             bs = sorted(int(n) for n in p)
             if bs:
                 ax.plot(bs, [p[str(n)]["mean"] for n in bs], ls="--", lw=1, marker=".",
-                        color=plt.cm.Greys(0.35 + 0.1 * k), label=bname)
+                        color=BASELINE_COLOURS[k % len(BASELINE_COLOURS)], label=bname)
         ax.axhline(1.1, color="grey", ls=":", lw=1)
         ax.set_xscale("log", base=2)
         ax.set_xticks(sizes, [str(n) for n in sizes])
         ax.set_title(TITLES[f])
         ax.set_xlabel("number of vertices")
     axes[0].set_ylabel("approximation ratio (vs reference)")
-    axes[-1].legend(fontsize=6, ncol=2)
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.tight_layout(rect=(0, 0, 0.88, 1))
+    fig.legend(handles, labels, loc="center right", fontsize=7, frameon=False)
     return fig, axes
 
 
