@@ -61,7 +61,7 @@ class TrainConfig:
     warmup: int = 200             # transitions collected before the first gradient step
     target_update: int = 0        # 0: targets from the current weights (Eq. 4); k: target net
     grad_clip: float = 0.0        # max gradient norm; 0 disables clipping
-    keep_best: bool = True        # ship the weights with the best validation ratio
+    keep_best: bool = True        # ship the best-validation weights (ties: the latest)
     validate_every: int = 1000    # iterations between validations
     n_validation: int = 64        # fixed validation graphs (same family and size)
     checkpoint_every: int = 2000  # iterations between resumable checkpoints
@@ -257,7 +257,9 @@ def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = 
                           "loss": float(np.mean(losses)) if losses else None})
             losses = []
             bar.set_postfix(val=f"{ratio:.4f}", eps=f"{eps:.2f}")
-            if best is None or ratio < best["val_ratio"]:
+            # ties go to the later iteration: validation on ER-15 saturates at ratio 1.0
+            # early, and among equally good weights the more-trained ones are kept
+            if best is None or ratio <= best["val_ratio"]:
                 best = {"iteration": it + 1, "val_ratio": ratio,
                         "state": {k: v.detach().clone() for k, v in model.state_dict().items()}}
         if (it + 1) % cfg.checkpoint_every == 0 or it + 1 == cfg.iterations:
