@@ -57,10 +57,15 @@ def test_exact_optimum_matches_brute_force(G, problem):
     assert exact_optimum(problem, n, np.asarray(e)) == brute_force_optimum(problem, G)[0]
 
 
+#: problems whose shipped G2S-RNN checkpoints ran the paper's full 100,000 iterations
+PAPER_ITERATIONS_PROBLEMS = ("mvc", "maxcut")
+
+
 def test_shipped_checkpoints_record_training_settings():
     """What we used (Section 5): ER-15 (p = 0.15), T = 5, T_max = 15, d = 16, Adam 1e-3,
-    epsilon 1.0 -> 0.05 over 10,000 iterations -- and 20,000 iterations, not the paper's
-    100,000 (CPU budget), recorded in every shipped checkpoint."""
+    epsilon 1.0 -> 0.05 over 10,000 iterations, and the paper's 100,000 iterations for the
+    three MVC seeds and max cut (MIS: see PAPER_ITERATIONS_PROBLEMS), recorded in every
+    shipped checkpoint."""
     from g2s.evaluate import CHECKPOINT_DIR
     paths = sorted(CHECKPOINT_DIR.glob("g2s_rnn_*_er15_*.json"))
     metas = [json.loads(p.read_text()) for p in paths]
@@ -71,4 +76,8 @@ def test_shipped_checkpoints_record_training_settings():
         assert (t["graphs"], t["n"], t["lr"], t["eps_start"], t["eps_end"], t["eps_decay"]) == \
             ("er", 15, 1e-3, 1.0, 0.05, 10_000)
         assert (c["dim"], c["T_train"], c["T_max"]) == (16, 5, 15)
-        assert m["iterations"] == 20_000 == m["validation_curve"][-1]["iteration"]
+        assert m["iterations"] == m["validation_curve"][-1]["iteration"]
+        if t["problem"] in PAPER_ITERATIONS_PROBLEMS:
+            assert m["iterations"] == 100_000
+        else:
+            assert m["iterations"] in (20_000, 100_000)
