@@ -79,9 +79,12 @@ def _train(argv: list) -> dict:
     except ImportError as exc:
         raise ValueError(f"'g2s train' needs PyTorch ({exc}); install the CPU wheel with "
                          "'pip install torch==2.13.0'") from None
+    from g2s.nn.device import resolve_device
     parser = train_mod.build_parser(_Parser(prog="g2s train",
                                             description=train_mod.__doc__.splitlines()[0]))
-    return train_mod.main(args=parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    resolve_device(args.device)
+    return train_mod.main(args=args)
 
 
 def _solve(args) -> dict:
@@ -105,6 +108,8 @@ def _solve(args) -> dict:
         except ImportError as exc:
             raise ValueError(f"--method g2s needs PyTorch ({exc}); install the CPU wheel with "
                              "'pip install torch==2.13.0'") from None
+        from g2s.nn.device import resolve_device
+        resolve_device(args.device)
         encoder = "g2s_rnn" if args.method == "g2s" else args.method
         S, extra = solve_g2s(args.problem, G, checkpoint=args.checkpoint, t_max=args.t_max,
                              device=args.device, encoder=encoder)

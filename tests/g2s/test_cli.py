@@ -65,3 +65,35 @@ def test_errors_are_one_line(tmp_path, args, code, needle):
     assert needle in err
     assert err.strip().count("\n") == 0 and "Traceback" not in err
     assert out == "" and not dest.exists()
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("method", ["g2s", "s2v"])
+def test_neural_methods_give_feasible_json(petersen, method, capsys):
+    assert main(["solve", "--problem", "mvc", "--method", method, str(petersen)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["feasible"] is True and out["method"] == method
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("args,needle", [
+    (["solve", "--problem", "mvc", "--method", "g2s", "--device", "banana"], "unknown device"),
+    (["solve", "--problem", "maxcut", "--method", "sage_gcn"], "no shipped sage_gcn"),
+    (["solve", "--problem", "mvc", "--method", "g2s", "--checkpoint", "NOPE.pt"],
+     "no such checkpoint"),
+    (["train", "--problem", "tsp", "--out", "x.pt"], "invalid choice"),
+])
+def test_neural_method_errors_are_one_line(petersen, args, needle):
+    full = [*args, str(petersen)] if args[0] == "solve" else args
+    rc, out, err = run(*full)
+    assert rc in (1, 2) and needle in err
+    assert err.strip().count("\n") == 0 and "Traceback" not in err
+
+
+@pytest.mark.torch
+def test_cuda_request_without_cuda_is_a_clear_error(petersen):
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("CUDA present: the request is valid here")
+    rc, _, err = run("solve", "--problem", "mvc", "--method", "g2s", "--device", "cuda", petersen)
+    assert rc == 1 and "CUDA is not available" in err and "Traceback" not in err
