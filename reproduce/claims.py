@@ -11,10 +11,12 @@ The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of th
 * ``""``: not checked yet (verdict must be ``pending``);
 * ``"pytest:NODEID [NODEID ...]"``: tests that pass exactly when the recorded verdict is right
   (for a refuted claim they assert the counterexample).  Any failure is drift;
-* ``"json:NAME#KEY"``: ``paper_figures/NAME.json["verdicts"][KEY]``.  The verdict is re-derived
-  by calling ``reproduce/NAME.py:derive_verdicts`` on the committed JSON (so editing a number
-  in the JSON, or the rule, is caught), and ``{field}`` placeholders in ``evidence`` are filled
-  from the derived object, so no number in CLAIMS.md is typed by hand.
+* ``"json:NAME#KEY"``: ``paper_figures/NAME.json["verdicts"][KEY]``.  ``NAME`` may name a
+  subfolder, ``DIR/SCRIPT``, for a variant run of ``reproduce/SCRIPT.py`` written with
+  ``--out``.  The verdict is re-derived by calling ``reproduce/SCRIPT.py:derive_verdicts`` on
+  the committed JSON (so editing a number in the JSON, or the rule, is caught), and
+  ``{field}`` placeholders in ``evidence`` are filled from the derived object, so no number
+  in CLAIMS.md is typed by hand.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ def derive_json(check: str, cache: dict) -> dict:
         else:
             payload = json.loads(path.read_text())
             stored = payload.pop("verdicts", {})
-            derived = _load_script(name).derive_verdicts(payload)
+            derived = _load_script(Path(name).name).derive_verdicts(payload)
             cache[name] = (stored, derived)
     if cache[name] is None:
         return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}

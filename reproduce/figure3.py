@@ -47,9 +47,11 @@ CLAIM_HEUR = "fig3-g2s-beats-heuristics"
 CLAIM_BASE = "figure3-baselines-inconsistent"
 
 
-def checkpoint_paths() -> dict:
+def checkpoint_paths(directory=None) -> dict:
+    """The G2S-RNN MVC seeds: shipped ones, or those in ``directory`` (``--checkpoint-dir``)."""
     from g2s.evaluate import CHECKPOINT_DIR
-    return {s: CHECKPOINT_DIR / f"g2s_rnn_mvc_er15_s{s}.pt" for s in MVC_SEEDS}
+    directory = CHECKPOINT_DIR if directory is None else Path(directory)
+    return {s: directory / f"g2s_rnn_mvc_er15_s{s}.pt" for s in MVC_SEEDS}
 
 
 def baseline_paths() -> dict:
@@ -59,11 +61,11 @@ def baseline_paths() -> dict:
     return {b: p for b, p in paths.items() if p.exists()}
 
 
-def checkpoint_summary() -> dict:
+def checkpoint_summary(directory=None) -> dict:
     """Seed, iterations, training time and validation ratios of each checkpoint used."""
     import json
     out = {}
-    for path in [*checkpoint_paths().values(), *baseline_paths().values()]:
+    for path in [*checkpoint_paths(directory).values(), *baseline_paths().values()]:
         m = json.loads(path.with_suffix(".json").read_text())
         out[path.name] = {k: m.get(k) for k in ("seed", "iterations", "training_time_s",
                                                 "selected", "selected_iteration",
@@ -71,9 +73,9 @@ def checkpoint_summary() -> dict:
     return out
 
 
-def compute(run: Run, device: str) -> dict:
+def compute(run: Run, device: str, directory=None) -> dict:
     sizes, count = PROFILES[run.args.profile]
-    methods = {f"g2s_rnn_s{s}": p for s, p in checkpoint_paths().items()}
+    methods = {f"g2s_rnn_s{s}": p for s, p in checkpoint_paths(directory).items()}
     methods.update(baseline_paths())
     methods.update({h: None for h in HEURISTICS})
     raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, methods, device=device,
@@ -206,17 +208,21 @@ def main(argv=None) -> Path:
     p = make_parser(NAME, __doc__.splitlines()[0])
     p.add_argument("--retrain", action="store_true", help="retrain the MVC checkpoints first")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    p.add_argument("--checkpoint-dir", type=Path, default=None,
+                   help="evaluate the G2S-RNN seeds in this folder instead of the shipped "
+                        "ones (e.g. g2s/checkpoints/early20k, with --out to keep both)")
     args = p.parse_args(argv)
     import torch
     torch.set_num_threads(1)
     if args.retrain:
         retrain(args.device)
     run = Run(NAME, args)
-    raw = compute(run, args.device)
+    raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
               "sizes": raw["sizes"], "t_max": T_MAX, "instances": raw["instances"],
               "checkpoint_sha256_16": {str(k): v for k, v in raw["hashes"].items()},
-              "checkpoints": checkpoint_summary(), "baselines": raw["baselines"],
+              "checkpoints": checkpoint_summary(args.checkpoint_dir),
+              "baselines": raw["baselines"],
               **summarise(raw)}
     use_agg_backend()
     fig, _ = plot(result)
