@@ -185,6 +185,13 @@ def plot(result: dict):
         ax.set_title(TITLES[f])
         ax.set_xlabel("number of vertices")
     axes[0].set_ylabel("approximation ratio (vs reference)")
+    g2s = [m for name, m in result.get("checkpoints", {}).items() if name.startswith("g2s_rnn")]
+    if g2s:
+        its = sorted({m["iterations"] for m in g2s})
+        sel = sorted({m["selected_iteration"] for m in g2s})
+        fig.suptitle(f"MVC, models trained on ER-15; G2S-RNN: {len(g2s)} seeds, "
+                     f"{'/'.join(map(str, its))} training iterations, weights from iteration "
+                     f"{'/'.join(map(str, sel))}", fontsize=9)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.tight_layout(rect=(0, 0, 0.88, 1))
     fig.legend(handles, labels, loc="center right", fontsize=7, frameon=False)
