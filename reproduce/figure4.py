@@ -14,6 +14,7 @@ Usage: ``python reproduce/figure4.py [--profile smoke|ci|paper] [--device cpu]``
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -39,23 +40,28 @@ CLAIMS = {"fig4-maxcut": ("maxcut", ("er", "grid"), 1.04),
           "fig4-mis-bipartite": ("mis", ("structured_bipartite",), 1.08)}
 
 
-def checkpoint(problem: str) -> Path:
+def checkpoint(problem: str, directory=None) -> Path:
     from g2s.evaluate import CHECKPOINT_DIR
-    return CHECKPOINT_DIR / f"g2s_rnn_{problem}_er15_s0.pt"
+    directory = CHECKPOINT_DIR if directory is None else Path(directory)
+    return directory / f"g2s_rnn_{problem}_er15_s0.pt"
 
 
-def compute(run: Run, device: str) -> dict:
+def compute(run: Run, device: str, directory=None) -> dict:
     sizes, count = PROFILES[run.args.profile]
     out = {"sizes": list(sizes), "points": {}, "instances": {}, "checkpoints": {}}
     for problem in ("maxcut", "mis"):
         families = [f for p, f, _ in PANELS if p == problem]
-        methods = {"g2s_rnn": checkpoint(problem), **{h: None for h in HEURISTICS[problem]}}
+        methods = {"g2s_rnn": checkpoint(problem, directory),
+                   **{h: None for h in HEURISTICS[problem]}}
         raw = evaluate_grid(run, problem, families, sizes, count, methods, device=device,
                             t_max=T_MAX, single=SINGLE)
         out["points"][problem] = summarise(raw, families, methods)
         out["instances"][problem] = raw["instances"]
-        out["checkpoints"][problem] = {"path": checkpoint(problem).name,
-                                       "sha256_16": raw["hashes"]["g2s_rnn"]}
+        meta = json.loads(checkpoint(problem, directory).with_suffix(".json").read_text())
+        out["checkpoints"][problem] = {"path": str(checkpoint(problem, directory).name),
+                                       "sha256_16": raw["hashes"]["g2s_rnn"],
+                                       "iterations": meta["iterations"],
+                                       "selected_iteration": meta["selected_iteration"]}
     return out
 
 
@@ -114,12 +120,15 @@ def plot(result: dict):
 def main(argv=None) -> Path:
     p = make_parser(NAME, __doc__.splitlines()[0])
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    p.add_argument("--checkpoint-dir", type=Path, default=None,
+                   help="evaluate the G2S-RNN checkpoints in this folder instead of the shipped "
+                        "ones (e.g. g2s/checkpoints/early20k, with --out to keep both)")
     args = p.parse_args(argv)
     import torch
     torch.set_num_threads(1)
     use_agg_backend()
     run = Run(NAME, args)
-    result = compute(run, args.device)
+    result = compute(run, args.device, args.checkpoint_dir)
     result["profile"] = args.profile
     fig, _ = plot(result)
     return run.write(result, fig=fig, derive=derive_verdicts)
