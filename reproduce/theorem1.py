@@ -241,6 +241,11 @@ def derive_verdicts(result: dict) -> dict:
     }
 
 
+def _setting(part: dict) -> str:
+    kind, n, d = part["setting"]
+    return f"{kind}, n={n}, d={d}"
+
+
 def plot(result: dict):
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
@@ -255,7 +260,7 @@ def plot(result: dict):
     for m, ls in (("kde", "-"), ("knn", "--")):
         pts = result["estimator_comparison"][m]
         ax.plot([p["T"] for p in pts], [p["error_rate"] for p in pts], ls, color="k",
-                alpha=0.6, label=f'{m.upper()}, {result["estimator_comparison"]["setting"]}')
+                alpha=0.6, label=f'{m.upper()}, {_setting(result["estimator_comparison"])}')
     ax.set(xscale="log", xlabel="trajectory length t", ylabel=r"$P[\hat G_t \neq G]$",
            title="Theorem 1: exact-recovery error", ylim=(-0.02, 1.02))
     ax.axhline(1 - TARGET, color="grey", lw=0.8, ls=":")
@@ -277,7 +282,7 @@ def plot(result: dict):
     ax.legend(fontsize=7)
     ax.set(xscale="log", xlabel=r"noise $\sigma$ ($\sigma=0$ drawn at $10^{-4}$)",
            ylabel="error", ylim=(-0.02, 1.02),
-           title=f'sigma -> 0, {result["sigma_sweep"]["setting"]}, t={result["sigma_sweep"]["T"]}')
+           title=f'sigma -> 0, {_setting(result["sigma_sweep"])}, t={result["sigma_sweep"]["T"]}')
     fig.tight_layout()
     return fig, axes
 
