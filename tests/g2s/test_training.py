@@ -80,3 +80,16 @@ def test_shipped_checkpoints_record_training_settings():
             assert m["iterations"] == 100_000
         else:
             assert m["iterations"] in (20_000, 100_000)
+
+
+def test_shipped_weights_follow_the_keep_best_tie_rule():
+    """Shipped weights are the best-validation ones, ties going to the latest iteration: ER-15
+    validation saturates early, and the first best would ship barely trained weights."""
+    from g2s.evaluate import CHECKPOINT_DIR
+    for path in sorted(CHECKPOINT_DIR.glob("g2s_rnn_*_er15_*.json")):
+        m = json.loads(path.read_text())
+        curve = m["validation_curve"]
+        best = min(c["val_ratio"] for c in curve)
+        assert m["best_val_ratio"] == best
+        assert m["selected_iteration"] == max(c["iteration"] for c in curve
+                                              if c["val_ratio"] <= best), path.name
