@@ -86,6 +86,10 @@ class UnitCache:
         digest = hashlib.sha256(blob).hexdigest()[:24]
         return self.root / f"{digest}.json"
 
+    def contains(self, key: dict) -> bool:
+        """Whether a finished unit for ``key`` is on disk (always False when disabled)."""
+        return self.enabled and self._path(key).exists()
+
     def get_or_compute(self, key: dict, fn: Callable[[], Any]) -> Any:
         if self.enabled:
             p = self._path(key)

@@ -23,7 +23,7 @@ if __package__ in (None, ""):
 import numpy as np
 
 from reproduce.common import Run, make_parser, use_agg_backend, verdict
-from reproduce.grid import evaluate_grid
+from reproduce.grid import add_model_options, evaluate_grid
 from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure3"
@@ -198,13 +198,13 @@ def plot(result: dict):
     return fig, axes
 
 
-def retrain(device: str) -> None:
+def retrain(device: str, directory=None) -> None:
     """Retrain the MVC checkpoints with the settings recorded in their JSON sidecars."""
     import json
 
     from g2s.rl.dqn import TrainConfig, train
     from g2s.train import select_default_checkpoints
-    for path in checkpoint_paths().values():
+    for path in checkpoint_paths(directory).values():
         meta = json.loads(path.with_suffix(".json").read_text())
         cfg = TrainConfig.from_dict({**meta["train_config"], "device": device})
         train(cfg, path, resume=False)
@@ -214,15 +214,12 @@ def retrain(device: str) -> None:
 def main(argv=None) -> Path:
     p = make_parser(NAME, __doc__.splitlines()[0])
     p.add_argument("--retrain", action="store_true", help="retrain the MVC checkpoints first")
-    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
-    p.add_argument("--checkpoint-dir", type=Path, default=None,
-                   help="evaluate the G2S-RNN seeds in this folder instead of the shipped "
-                        "ones (e.g. g2s/checkpoints/early20k, with --out to keep both)")
+    add_model_options(p)
     args = p.parse_args(argv)
     import torch
     torch.set_num_threads(1)
     if args.retrain:
-        retrain(args.device)
+        retrain(args.device, args.checkpoint_dir)
     run = Run(NAME, args)
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),

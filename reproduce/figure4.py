@@ -22,7 +22,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reproduce.common import Run, make_parser, use_agg_backend, verdict
-from reproduce.grid import evaluate_grid, summarise
+from reproduce.grid import add_model_options, evaluate_grid, summarise
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -119,10 +119,7 @@ def plot(result: dict):
 
 def main(argv=None) -> Path:
     p = make_parser(NAME, __doc__.splitlines()[0])
-    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
-    p.add_argument("--checkpoint-dir", type=Path, default=None,
-                   help="evaluate the G2S-RNN checkpoints in this folder instead of the shipped "
-                        "ones (e.g. g2s/checkpoints/early20k, with --out to keep both)")
+    add_model_options(p)
     args = p.parse_args(argv)
     import torch
     torch.set_num_threads(1)

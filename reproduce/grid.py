@@ -17,9 +17,19 @@ import numpy as np
 
 from reproduce.common import Run
 
-__all__ = ["sha", "evaluate_unit", "evaluate_grid", "summarise", "CODE_TAG"]
+__all__ = ["add_model_options", "sha", "evaluate_unit", "evaluate_grid", "summarise",
+           "CODE_TAG"]
 
 CODE_TAG = "grid-v1"
+
+
+def add_model_options(parser) -> None:
+    """``--device`` and ``--checkpoint-dir``, shared by the scripts that evaluate models."""
+    parser.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    parser.add_argument("--checkpoint-dir", type=Path, default=None,
+                        help="evaluate the G2S-RNN checkpoints in this folder instead of the "
+                             "shipped ones (e.g. g2s/checkpoints/early20k, with --out to keep "
+                             "both)")
 
 
 def sha(path: Path) -> str:
@@ -81,7 +91,7 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         ck = None if methods[m] is None else str(methods[m])
         return (problem, f, n, i, m, ck, device, t_max)
 
-    todo = [u for u in units if not (run.cache.enabled and run.cache._path(key(u)).exists())]
+    todo = [u for u in units if not run.cache.contains(key(u))]
     if run.args.workers > 1 and todo:
         from multiprocessing import get_context
         with get_context("spawn").Pool(run.args.workers) as pool:

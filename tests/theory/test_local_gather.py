@@ -16,6 +16,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.strategies import graphs
 from theory.local_gather import (
     ball_multiset,
     gcn_two_layer,
@@ -33,12 +34,9 @@ def graph_and_perturbation(draw, k, keep_degrees):
     The change adds/removes edges and vertices and rewrites features only where that leaves
     the induced k-ball (and, with ``keep_degrees``, the degrees of its vertices) unchanged.
     """
-    n = draw(st.integers(3, 13))
+    G = draw(graphs(min_n=3, max_n=13))
+    n = G.number_of_nodes()
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    mask = draw(st.lists(st.booleans(), min_size=len(pairs), max_size=len(pairs)))
-    G = nx.Graph()
-    G.add_nodes_from(range(n))
-    G.add_edges_from(p for p, m in zip(pairs, mask) if m)
     feats = np.array(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), float)
     dist = nx.single_source_shortest_path_length(G, 0)
     d = {u: dist.get(u, np.inf) for u in G}

@@ -20,6 +20,7 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.strategies import graphs
 from theory.spectral_spatial import (
     binomial_transform_matrix,
     graph_operators,
@@ -67,12 +68,7 @@ def test_binomial_inversion_identity(K):
 
 @st.composite
 def filter_case(draw):
-    n = draw(st.integers(2, 9))
-    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    mask = draw(st.lists(st.booleans(), min_size=len(pairs), max_size=len(pairs)))
-    G = nx.Graph()
-    G.add_nodes_from(range(n))
-    G.add_edges_from(p for p, m in zip(pairs, mask) if m)
+    G = draw(graphs(min_n=2, max_n=9))
     K = draw(st.integers(1, 6))
     d, d_out = draw(st.integers(1, 4)), draw(st.integers(1, 3))
     seed = draw(st.integers(0, 2**32 - 1))
