@@ -53,6 +53,32 @@ def _sha_label(data: bytes) -> int:
     return int.from_bytes(hashlib.sha256(data).digest()[:8], "little", signed=True)
 
 
+_MEMO: dict = {}        # signature bytes -> label; a pure function, so safe to share
+_MEMO_LIMIT = 2_000_000
+
+
+def _labels(sigs: np.ndarray) -> np.ndarray:
+    """SHA label of each signature row ``[own label, sorted neighbour labels, PAD...]``.
+
+    The hashed bytes are the row with its ``PAD`` tail removed (padding sorts last), so a label
+    does not depend on the padded width.  Memoised across calls: training revisits the same
+    signatures constantly, and SHA-256 per row dominated the cost.
+    """
+    if len(_MEMO) > _MEMO_LIMIT:
+        _MEMO.clear()
+    width = 8 * sigs.shape[1]
+    ends = ((sigs != _PAD).sum(1) * 8 + np.arange(len(sigs)) * width).tolist()
+    buf = np.ascontiguousarray(sigs).tobytes()
+    memo, out = _MEMO, []
+    for i, end in enumerate(ends):
+        key = buf[i * width:end]
+        lab = memo.get(key)
+        if lab is None:
+            lab = memo[key] = _sha_label(key)
+        out.append(lab)
+    return np.array(out, dtype=np.int64)
+
+
 def wl_ball_features(n: int, edges: np.ndarray, c: np.ndarray, dim: int = 16,
                      radius: int = WL_RADIUS, iterations: int = WL_ITERATIONS) -> np.ndarray:
     """Hashed WL subtree feature map of every vertex's ``radius``-ball.
@@ -104,10 +130,9 @@ def wl_ball_features(n: int, edges: np.ndarray, c: np.ndarray, dim: int = 16,
         nb = np.where(valid[None], lab[:, np.maximum(nb_pos, 0)], _PAD)   # (R, P, width)
         nb.sort(axis=-1)
         sig = np.concatenate([lab[..., None], nb], axis=-1).reshape(R * P, -1)
-        uniq, inverse = np.unique(sig, axis=0, return_inverse=True)
-        new = np.fromiter((_sha_label(row[row != _PAD].tobytes()) for row in uniq), dtype=np.int64,
-                          count=len(uniq))
-        lab = new[inverse.ravel()].reshape(R, P)
+        rows = np.ascontiguousarray(sig).view(np.dtype((np.void, 8 * sig.shape[1]))).ravel()
+        uniq, inverse = np.unique(rows, return_inverse=True)
+        lab = _labels(uniq.view(np.int64).reshape(len(uniq), -1))[inverse.ravel()].reshape(R, P)
         add(lab)
     out = counts.reshape(R, n, dim).transpose(1, 0, 2)
     return out[:, 0] if c.ndim == 1 else out
