@@ -113,8 +113,13 @@ def algorithm2_literal(model: QModel, problem: str, batch: GraphBatch, t_max: in
 
 @torch.no_grad()
 def algorithm2_fast(model: QModel, problem: str, batch: GraphBatch, t_max: int = 15,
-                    max_steps: int | None = None):
-    """The same ``t_max`` solutions, computed in lock-step sharing every sparse product."""
+                    max_steps: int | None = None, stats: dict | None = None):
+    """The same ``t_max`` solutions, computed in lock-step sharing every sparse product.
+
+    ``stats``, if given, receives ``evolution_steps``: the number of (state, t) evolution
+    steps computed, each one ``x(t), y(t)`` for all vertices.  The literal algorithm computes
+    ``sum_T T |S_T|`` of them; the ratio bounds the speed-up once the arithmetic dominates.
+    """
     if not model.variable_depth:
         raise ValueError("Algorithm 2 needs a variable-depth encoder")
     R = t_max
@@ -130,6 +135,10 @@ def algorithm2_fast(model: QModel, problem: str, batch: GraphBatch, t_max: int =
         cols = torch.nonzero(live).squeeze(1)
         # rollouts in the same state share one evolution (they all start from S = {})
         uniq, inv = torch.unique(c[:, cols].T, dim=0, return_inverse=True)
+        if stats is not None:
+            depth = torch.zeros(len(uniq), dtype=lengths.dtype, device=lengths.device)
+            depth = depth.scatter_reduce(0, inv, lengths[cols], "amax")
+            stats["evolution_steps"] = stats.get("evolution_steps", 0) + int(depth.sum())
         score = _vertex_scores(model, batch, uniq.T.to(batch.adj.dtype),
                                reads=(inv, lengths[cols]))
         a = torch.argmax(score.masked_fill(~cand[:, cols], float("-inf")), dim=0)

@@ -133,6 +133,21 @@ def test_algorithm2_cost_is_one_pass_per_selected_vertex_and_T():
     assert min(len(S) for S in sols) >= 20          # every cover of a 4-regular graph: >= n/2
 
 
+def test_fast_path_counts_the_evolution_steps_it_shares():
+    """The fast path computes one evolution per distinct state and shares it across the T that
+    read it: all rollouts start from S = {} (one evolution of 15 steps instead of 120), later
+    they diverge; with t_max = 1 there is nothing to share and the counts agree exactly."""
+    model = _random_model(3)
+    b = batch_graphs([make_graph("regular", 40, seed=2)], dtype=torch.float64)
+    one: dict = {}
+    sols = algorithm2_fast(model, "mvc", b, 1, stats=one)
+    assert one["evolution_steps"] == len(sols[0])
+    many: dict = {}
+    sols = algorithm2_fast(model, "mvc", b, 15, stats=many)
+    literal = sum(T * len(S) for T, S in enumerate(sols, start=1))
+    assert 0 < many["evolution_steps"] <= literal - (120 - 15)
+
+
 @pytest.mark.slow
 def test_25k_sparse_er_runs_and_fits_in_memory():
     """Section 1 / Fig. 2(b): G2S-RNN runs on 25,000-vertex graphs.  On one CPU core a few

@@ -28,3 +28,31 @@ def test_holds_below_paper_scale_is_qualified_and_full_scale_confirmed():
 def test_better_heuristics_are_named():
     v = derive_verdicts(_result(1.03, 1.01))["fig4-maxcut"]
     assert v["heuristic_better_at"] == "greedy@er/25, greedy@er/400"
+
+
+def _with_baselines(s2v_worst, sage_worst, wl_embed_small=1.0):
+    r = _result(1.02, 1.2)
+    def series(v, sizes=(25, 400)):
+        return {str(n): {"mean": v, "std": 0.0, "count": 3} for n in sizes}
+    for problem in ("maxcut", "mis"):
+        for panel in r["points"][problem].values():
+            panel["s2v"] = series(s2v_worst)
+            panel["sage_gcn"] = series(sage_worst)
+            # the WL embedding stops at n = 25: compared with G2S-RNN at n = 25 only
+            panel["wl_embed"] = series(wl_embed_small, sizes=(25,))
+    return r
+
+
+def test_baselines_worse_everywhere_confirm_and_as_good_ones_are_named():
+    v = derive_verdicts(_with_baselines(1.5, 1.3, 1.2))["fig4-g2s-vs-baselines"]
+    assert v["verdict"] == "confirmed" and v["as_good"] == "none"
+    v = derive_verdicts(_with_baselines(1.5, 1.3, 1.0))["fig4-g2s-vs-baselines"]
+    assert v["verdict"] == "qualified" and v["as_good"] == "wl_embed@maxcut, wl_embed@mis"
+    # G2S-RNN's worst: 1.02 on max cut, 1.0 on MIS; sage_gcn's 1.01 is as good only on max cut
+    v = derive_verdicts(_with_baselines(1.0, 1.01, 1.2))["fig4-g2s-vs-baselines"]
+    assert v["verdict"] == "refuted"
+    assert v["as_good"] == "s2v@maxcut, sage_gcn@maxcut, s2v@mis"
+
+
+def test_without_baselines_the_comparison_is_pending():
+    assert derive_verdicts(_result(1.01, 1.2))["fig4-g2s-vs-baselines"]["verdict"] == "pending"
