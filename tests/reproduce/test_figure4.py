@@ -56,3 +56,17 @@ def test_baselines_worse_everywhere_confirm_and_as_good_ones_are_named():
 
 def test_without_baselines_the_comparison_is_pending():
     assert derive_verdicts(_result(1.01, 1.2))["fig4-g2s-vs-baselines"]["verdict"] == "pending"
+
+
+def _instances(status, ratio):
+    row = {"family": "er", "n": 400, "reference": {"status": status},
+           "results": {"g2s_rnn": {"ratio": ratio}, "greedy": {"ratio": 1.2}}}
+    return {**_result(1.01, 1.2), "instances": {"mis": [row]}}
+
+
+def test_ratio_below_one_needs_an_unproven_reference():
+    v = derive_verdicts(_instances("time_limit", 0.9))["gurobi-reference"]
+    assert v["verdict"] == "qualified" and v["below_one"] == 1
+    assert v["where"] == "g2s_rnn@mis/er/400"
+    assert derive_verdicts(_instances("optimal", 0.9))["gurobi-reference"]["verdict"] == "refuted"
+    assert derive_verdicts(_instances("optimal", 1.0))["gurobi-reference"]["below_one"] == 0
