@@ -1,0 +1,187 @@
+"""Appendix D.3 checks (reproduce/appendix_d3.py).
+
+* the measuring helpers on hand-made inputs: zero coordinates, principal directions (sign-free
+  alignment, degenerate states), Spearman with constant inputs, minimum covers, top-k sets;
+* the layer-wise traces agree with the encoders they unroll (G2S-RNN, Structure2Vec);
+* each verdict rule on synthetic results (confirmed / qualified / refuted);
+* the smoke profile runs and its stored verdicts re-derive identically from the JSON file.
+"""
+
+import json
+
+import networkx as nx
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from reproduce import appendix_d3 as d3  # noqa: E402
+
+L = d3.T_MAX
+
+
+# ------------------------------------------------------------------ helpers
+def test_zero_counts_per_vertex_and_dead_dimensions():
+    x = torch.tensor([[0.0, 1.0, 0.0, 2.0],
+                      [0.0, 0.0, 3.0, 0.0],
+                      [0.0, 5.0, 0.0, 0.0]])
+    mean_zeros, dead = d3.zero_counts(x)
+    assert mean_zeros == pytest.approx((2 + 3 + 3) / 3)
+    assert dead == 1                        # only the first coordinate is zero everywhere
+    rollouts = torch.stack([x, torch.zeros_like(x)], 1)   # (n, R, d)
+    assert d3.zero_counts(rollouts) == (pytest.approx((8 + 12) / 6), 1)
+
+
+def test_principal_direction_alignment_and_degenerate_states():
+    rng = np.random.default_rng(0)
+    u = np.array([3.0, 4.0, 0.0]) / 5
+    X = rng.normal(size=(20, 1)) * u + 1e-3 * rng.normal(size=(20, 3)) + 7.0
+    pc = d3.principal_direction(X)
+    assert abs(pc[0] @ u) == pytest.approx(1.0, abs=1e-4)
+    flipped = (-pc[0], -pc[1])
+    assert d3.abs_cos(pc, flipped) == pytest.approx(1.0)   # a direction has no sign
+    other = d3.principal_direction(rng.normal(size=(20, 1)) * np.array([0.0, 0.0, 1.0]))
+    assert d3.abs_cos(pc, other) == pytest.approx(0.0, abs=1e-3)
+    assert d3.principal_direction(np.ones((5, 3)) * 2.0) is None   # identical vertex states
+    assert d3.abs_cos(None, pc) is None
+
+
+def test_abs_spearman():
+    a = np.array([1.0, 2.0, 3.0, 4.0])
+    assert d3.abs_spearman(a, -a ** 3) == pytest.approx(1.0)
+    assert d3.abs_spearman(a, np.ones(4)) is None          # a regular graph's degrees
+
+
+def test_minimum_covers_pinned():
+    def covers(G):
+        n, e = len(G), np.array(sorted(G.edges()), dtype=np.int64).reshape(-1, 2)
+        return {tuple(sorted(c)) for c in d3.minimum_covers(n, e)}
+    assert covers(nx.path_graph(3)) == {(1,)}
+    assert covers(nx.path_graph(4)) == {(0, 2), (1, 2), (1, 3)}
+    assert covers(nx.star_graph(4)) == {(0,)}
+    assert len(covers(nx.complete_graph(4))) == 4           # any 3 of 4 vertices
+
+
+def test_layer_sets_on_constructed_q():
+    covers = [frozenset({0, 1})]
+    q = np.array([[3.0, 2.0, 1.0, 0.0],      # top-2 {0, 1}: the cover
+                  [0.0, 1.0, 2.0, 3.0],      # {2, 3}: its complement, every vertex flips
+                  [0.0, 1.0, 2.0, 3.0]])
+    got = d3.layer_sets(q, 2, covers)
+    assert got["top"] == [[0, 1], [2, 3], [2, 3]]
+    assert got["overlap"] == [1.0, 0.0, 0.0]
+    assert got["is_min_cover"] == [True, False, False]
+    assert got["flip"] == [1.0, 0.0] and got["change"] == [1.0, 0.0]
+
+
+def test_traces_agree_with_encoders():
+    from g2s.nn.batch import batch_graphs
+    from g2s.nn.model import build_model
+    G = nx.gnp_random_graph(12, 0.3, seed=1)
+    batch = batch_graphs([G], dtype=torch.float64)
+    c = torch.zeros(12)
+    c[[0, 3]] = 1
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        g2s = build_model({"encoder": "g2s_rnn"}).double()
+        s2v = build_model({"encoder": "s2v"}).double()
+    with torch.no_grad():
+        ys = [y for _, y in d3.g2s_states(g2s, batch, c, 7)]
+        assert torch.allclose(ys[6], g2s.embed(batch, c.double(), T=7), atol=1e-12)
+        mu = d3.s2v_rounds(s2v, batch, c, 8)   # raises if round 5 differs from the module
+    assert len(mu) == 8 and torch.allclose(mu[4], s2v.encoder(batch, c.double()))
+
+
+# ------------------------------------------------------------------ verdict rules
+def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.9, s2v_flip=0.6,
+            regular_zeros=None):
+    best = best or {"er": 5, "regular": 5, "bipartite": 4, "greedy_worst": 15}
+
+    def curve(b):
+        return [1.0 if t == b else 1.2 for t in range(1, d3.T_DEPTH + 1)]
+
+    def col(z):
+        return {"zeros": [z] * L, "dead": [z - 1] * L, "rollout": [z] * L}
+
+    collapse = {f: {"50": col(regular_zeros if f == "regular" and regular_zeros else zeros)}
+                for f in d3.FAMILIES}
+    pca = {f: {"50": {"cases": 3, "undefined_at_ref": 3 if f == "regular" else 0,
+                      "cos_next": [None] + [cos] * (L - 2), "cos_skip": [cos] * (L - 2),
+                      "cos_ref": [cos] * L, "rho_degree": [None] + [rho] * (L - 1)}}
+           for f in d3.FAMILIES}
+    depth = {f: {"50": {"ratio": curve(b), "best_T": [b], "per_seed_best_T": [[b]] * 3}}
+             for f, b in best.items()}
+
+    def lat(frac, flip):
+        return {"overlap": [0.9] * L, "is_min_cover": [frac] * L, "flip": [flip] * (L - 1),
+                "change": [flip] * (L - 1), "stable_fraction": frac, "latched_fraction": frac,
+                "flip_early": flip, "cases": 10}
+    latching = {"planted": {"cases": 10, "g2s": lat(latched, 0.1), "s2v": lat(0.2, s2v_flip)}}
+    return {"profile": "ci", "collapse": {"shipped": collapse}, "pca": {"shipped": pca},
+            "depth": depth, "latching": latching,
+            "pca_example": {"cos_ref": [None] + [cos] * (L - 1)}}
+
+
+def _v(result, claim):
+    return d3.derive_verdicts(result)[claim]
+
+
+def test_collapse_rule():
+    v = _v(_result(zeros=9.0), "d3-dimension-collapse")
+    assert v["verdict"] == "confirmed" and v["zeros_t5"] == 9.0
+    assert _v(_result(zeros=3.0), "d3-dimension-collapse")["verdict"] == "refuted"
+    assert _v(_result(zeros=8.0), "d3-dimension-collapse")["verdict"] == "refuted"  # "more than"
+    mixed = _v(_result(zeros=9.0, regular_zeros=7.5), "d3-dimension-collapse")
+    assert mixed["verdict"] == "qualified" and mixed["cells_holding"] == "3 of 4"
+    assert mixed["worst_cell"] == "regular n=50"
+
+
+def test_pca_rule():
+    v = _v(_result(), "d3-pca-alignment")
+    assert v["verdict"] == "confirmed" and v["degenerate"] == "regular"
+    assert _v(_result(cos=0.5), "d3-pca-alignment")["verdict"] == "refuted"
+    assert _v(_result(rho=0.1), "d3-pca-alignment")["verdict"] == "refuted"
+    r = _result()
+    r["pca"]["shipped"]["er"]["50"]["cos_next"][7] = 0.3
+    assert _v(r, "d3-pca-alignment")["verdict"] == "qualified"
+    r = _result()
+    for f in d3.FAMILIES:
+        r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 3
+    assert _v(r, "d3-pca-alignment")["verdict"] == "not-reproduced"
+
+
+def test_depth_rule():
+    v = _v(_result(), "d3-optimal-depth")
+    assert v["verdict"] == "confirmed" and v["best_greedy_worst"] == 15 and v["n"] == 50
+    later = {"er": 5, "regular": 6, "bipartite": 7, "greedy_worst": 11}
+    assert _v(_result(best=later), "d3-optimal-depth")["verdict"] == "qualified"
+    inverted = {"er": 5, "regular": 9, "bipartite": 12, "greedy_worst": 3}
+    assert _v(_result(best=inverted), "d3-optimal-depth")["verdict"] == "refuted"
+    r = _result()   # ties: the smallest best T decides (Algorithm 2's rule)
+    r["depth"]["bipartite"]["50"]["best_T"] = [4, 9, 15]
+    assert _v(r, "d3-optimal-depth")["ties_bipartite"] == "4,9,15"
+
+
+def test_latching_rule():
+    assert _v(_result(), "d3-latching")["verdict"] == "confirmed"
+    assert _v(_result(latched=0.1), "d3-latching")["verdict"] == "qualified"
+    assert _v(_result(s2v_flip=0.1), "d3-latching")["verdict"] == "qualified"
+    v = _v(_result(latched=0.1, s2v_flip=0.1), "d3-latching")
+    assert v["verdict"] == "refuted" and v["g2s_latched"] == 0.1
+    r = _result()
+    r["latching"]["planted"]["s2v"] = None          # no GCNN checkpoint could be loaded
+    assert _v(r, "d3-latching")["verdict"] == "qualified"
+
+
+# ------------------------------------------------------------------ smoke run
+def test_smoke_run_rederives(tmp_path):
+    d3.main(["--profile", "smoke", "--out", str(tmp_path), "--no-cache"])
+    payload = json.loads((tmp_path / "appendix_d3.json").read_text())
+    stored = payload.pop("verdicts")
+    assert set(stored) == {"d3-dimension-collapse", "d3-pca-alignment", "d3-optimal-depth",
+                           "d3-latching"}
+    assert json.loads(json.dumps(d3.derive_verdicts(payload))) == stored
+    assert all(v["verdict"] in ("confirmed", "qualified", "refuted", "not-reproduced")
+               for v in stored.values())
+    assert (tmp_path / "appendix_d3.png").exists() and (tmp_path / "appendix_d3.pdf").exists()
+    assert payload["provenance"]["profile"] == "smoke"
