@@ -31,7 +31,7 @@ if __package__ in (None, ""):
 
 import numpy as np
 
-from reproduce.common import Run, make_parser, use_agg_backend, verdict
+from reproduce.common import Run, verdict
 from reproduce.figure3 import (
     BASELINE_COLOURS,
     BASELINES,
@@ -41,7 +41,7 @@ from reproduce.figure3 import (
     T_MAX,
     WL_EMBED_MAX,
 )
-from reproduce.grid import add_model_options, evaluate_grid
+from reproduce.grid import evaluate_grid, model_run
 from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure2"
@@ -273,17 +273,11 @@ def plot(result: dict):
 
 
 def main(argv=None) -> Path:
-    p = make_parser(NAME, __doc__.splitlines()[0])
-    add_model_options(p)
-    args = p.parse_args(argv)
-    import torch
-    torch.set_num_threads(1)
-    run = Run(NAME, args)
+    args, run = model_run(NAME, __doc__.splitlines()[0], argv)
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
               "t_max": T_MAX, "good_threshold": GOOD,
               "wl_embed_max": WL_EMBED_MAX[args.profile], **raw, **summarise(raw)}
-    use_agg_backend()
     fig, _ = plot(result)
     return run.write(result, fig, derive=derive_verdicts)
 

@@ -22,8 +22,8 @@ if __package__ in (None, ""):
 
 import numpy as np
 
-from reproduce.common import Run, make_parser, use_agg_backend, verdict
-from reproduce.grid import add_model_options, evaluate_grid
+from reproduce.common import Run, verdict
+from reproduce.grid import evaluate_grid, model_run
 from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure3"
@@ -212,15 +212,10 @@ def retrain(device: str, directory=None) -> None:
 
 
 def main(argv=None) -> Path:
-    p = make_parser(NAME, __doc__.splitlines()[0])
-    p.add_argument("--retrain", action="store_true", help="retrain the MVC checkpoints first")
-    add_model_options(p)
-    args = p.parse_args(argv)
-    import torch
-    torch.set_num_threads(1)
+    args, run = model_run(NAME, __doc__.splitlines()[0], argv, extra=lambda p: p.add_argument(
+        "--retrain", action="store_true", help="retrain the MVC checkpoints first"))
     if args.retrain:
         retrain(args.device, args.checkpoint_dir)
-    run = Run(NAME, args)
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
               "sizes": raw["sizes"], "t_max": T_MAX, "instances": raw["instances"],
@@ -228,7 +223,6 @@ def main(argv=None) -> Path:
               "checkpoints": checkpoint_summary(args.checkpoint_dir),
               "baselines": raw["baselines"],
               **summarise(raw)}
-    use_agg_backend()
     fig, _ = plot(result)
     return run.write(result, fig, derive=derive_verdicts)
 

@@ -22,9 +22,9 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reproduce.common import Run, make_parser, use_agg_backend, verdict
+from reproduce.common import Run, verdict
 from reproduce.figure3 import BASELINE_COLOURS, BASELINES, WL_EMBED_MAX
-from reproduce.grid import add_model_options, evaluate_grid, summarise
+from reproduce.grid import evaluate_grid, model_run, summarise
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -196,13 +196,7 @@ def plot(result: dict):
 
 
 def main(argv=None) -> Path:
-    p = make_parser(NAME, __doc__.splitlines()[0])
-    add_model_options(p)
-    args = p.parse_args(argv)
-    import torch
-    torch.set_num_threads(1)
-    use_agg_backend()
-    run = Run(NAME, args)
+    args, run = model_run(NAME, __doc__.splitlines()[0], argv)
     result = compute(run, args.device, args.checkpoint_dir)
     result["profile"] = args.profile
     fig, _ = plot(result)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reproduce.common import Run
+from reproduce.common import Run, make_parser, use_agg_backend
 
 __all__ = ["add_model_options", "sha", "evaluate_unit", "evaluate_grid", "summarise",
            "CODE_TAG"]
@@ -30,6 +30,21 @@ def add_model_options(parser) -> None:
                         help="evaluate the G2S-RNN checkpoints in this folder instead of the "
                              "shipped ones (e.g. g2s/checkpoints/early20k, with --out to keep "
                              "both)")
+
+
+def model_run(name: str, description: str, argv=None, extra=None):
+    """Parse a model-evaluating script's command line (the standard options plus
+    :func:`add_model_options`; ``extra(parser)`` adds more), pin torch to one thread, select
+    the Agg backend, and return ``(args, Run)``."""
+    p = make_parser(name, description)
+    if extra is not None:
+        extra(p)
+    add_model_options(p)
+    args = p.parse_args(argv)
+    import torch
+    torch.set_num_threads(1)
+    use_agg_backend()
+    return args, Run(name, args)
 
 
 def sha(path: Path) -> str:
