@@ -29,7 +29,6 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np
 
 from reproduce.common import Run, verdict
 from reproduce.figure3 import (
@@ -41,7 +40,7 @@ from reproduce.figure3 import (
     T_MAX,
     WL_EMBED_MAX,
 )
-from reproduce.grid import evaluate_grid, model_run
+from reproduce.grid import add_seed_mean, evaluate_grid, model_run, seed_spread
 from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure2"
@@ -111,9 +110,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
                                 t_max=T_MAX, max_size={"wl_embed": WL_EMBED_MAX[run.args.profile]})
             seeds = [s for s in G2S_SEEDS[f] if f"g2s_rnn_s{s}" in models]
             if seeds:
-                for row in raw["instances"]:
-                    per_seed = [row["results"][f"g2s_rnn_s{s}"]["ratio"] for s in seeds]
-                    row["results"]["g2s_rnn"] = {"ratio": float(np.mean(per_seed))}
+                add_seed_mean(raw["instances"], seeds)
             out["instances"][f] = raw["instances"]
             out["methods"][f] = (["g2s_rnn"] if seeds else []) + list(methods)
             out["baselines"][f] = [b for b in BASELINES if b in models]
@@ -130,12 +127,8 @@ def summarise(raw: dict) -> dict:
     for f in FAMILIES:
         one = {"instances": raw["instances"][f], "sizes": raw["sizes"]}
         points[f] = grid_summarise(one, (f,), raw["methods"][f])[f]
-        spread[f] = {}
         seeds = raw["g2s_seeds"][f]
-        for n in raw["sizes"] if seeds else ():
-            per_seed = [points[f][f"g2s_rnn_s{s}"][str(n)]["mean"] for s in seeds]
-            spread[f][str(n)] = {"per_seed_mean": per_seed, "min": min(per_seed),
-                                 "max": max(per_seed)}
+        spread[f] = seed_spread(points[f], raw["sizes"] if seeds else (), seeds)
     return {"points": points, "seed_spread": spread}
 
 

@@ -20,10 +20,9 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np
 
 from reproduce.common import Run, verdict
-from reproduce.grid import evaluate_grid, model_run
+from reproduce.grid import add_seed_mean, evaluate_grid, model_run, seed_spread
 from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure3"
@@ -81,9 +80,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
     raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, methods, device=device,
                         t_max=T_MAX, single=("greedy_worst",),
                         max_size={"wl_embed": WL_EMBED_MAX[run.args.profile]})
-    for row in raw["instances"]:
-        g2s = [row["results"][f"g2s_rnn_s{s}"]["ratio"] for s in MVC_SEEDS]
-        row["results"]["g2s_rnn"] = {"ratio": float(np.mean(g2s))}
+    add_seed_mean(raw["instances"], MVC_SEEDS)
     raw["baselines"] = [b for b in BASELINES if b in methods]
     return raw
 
@@ -91,12 +88,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
 def summarise(raw: dict) -> dict:
     """Per family, method and size: mean / std / count of the ratio; per-seed spread."""
     points = grid_summarise(raw, FAMILIES, ["g2s_rnn"] + raw["methods"])
-    spread = {f: {} for f in FAMILIES}
-    for f in FAMILIES:
-        for n in raw["sizes"]:
-            per_seed = [points[f][f"g2s_rnn_s{s}"][str(n)]["mean"] for s in MVC_SEEDS]
-            spread[f][str(n)] = {"per_seed_mean": per_seed, "min": min(per_seed),
-                                 "max": max(per_seed)}
+    spread = {f: seed_spread(points[f], raw["sizes"], MVC_SEEDS) for f in FAMILIES}
     return {"points": points, "seed_spread": spread}
 
 

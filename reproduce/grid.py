@@ -47,6 +47,24 @@ def model_run(name: str, description: str, argv=None, extra=None):
     return args, Run(name, args)
 
 
+def add_seed_mean(instances: list, seeds, prefix: str = "g2s_rnn") -> None:
+    """Add ``results[prefix]`` to each instance row: the mean ratio of ``prefix_sS`` over
+    ``seeds`` (the curve of a model trained with several seeds)."""
+    for row in instances:
+        per_seed = [row["results"][f"{prefix}_s{s}"]["ratio"] for s in seeds]
+        row["results"][prefix] = {"ratio": float(np.mean(per_seed))}
+
+
+def seed_spread(points: dict, sizes, seeds, prefix: str = "g2s_rnn") -> dict:
+    """Per size, the per-seed mean ratios of ``prefix_sS`` and their min / max (one family's
+    ``points`` as :func:`summarise` returns them)."""
+    out = {}
+    for n in sizes:
+        per_seed = [points[f"{prefix}_s{s}"][str(n)]["mean"] for s in seeds]
+        out[str(n)] = {"per_seed_mean": per_seed, "min": min(per_seed), "max": max(per_seed)}
+    return out
+
+
 def sha(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
