@@ -21,7 +21,6 @@ Usage: ``python reproduce/figure2.py [--profile smoke|ci|paper] [--device cpu]``
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -40,7 +39,16 @@ from reproduce.figure3 import (
     T_MAX,
     WL_EMBED_MAX,
 )
-from reproduce.grid import add_seed_mean, evaluate_grid, model_run, seed_spread
+from reproduce.grid import (
+    add_seed_mean,
+    checkpoint_meta,
+    evaluate_grid,
+    fmt_worst,
+    model_run,
+    seed_spread,
+    snapshot,
+    worst_point,
+)
 from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure2"
@@ -57,8 +65,6 @@ G2S_SEEDS = {"er": MVC_SEEDS, "bipartite": (0,)}
 GOOD = 1.10
 CLAIM = "fig2-scalability"
 CLAIM_TABLE = "fig2-table"
-META_KEYS = ("seed", "iterations", "training_time_s", "selected", "selected_iteration",
-             "best_val_ratio", "final_val_ratio")
 
 
 def checkpoint_paths(family: str, directory=None) -> dict:
@@ -75,26 +81,6 @@ def checkpoint_paths(family: str, directory=None) -> dict:
     return paths
 
 
-def _snapshot(paths: dict, folder: Path, family: str) -> tuple[dict, list]:
-    """Copy the present checkpoints into ``folder``; return (name -> copy, missing names)."""
-    copies, missing = {}, []
-    for name, path in paths.items():
-        dest = folder / f"{family}_{path.name}"
-        try:
-            shutil.copyfile(path, dest)
-        except FileNotFoundError:
-            missing.append(path.name)
-            continue
-        copies[name] = dest
-    return copies, missing
-
-
-def _meta(path: Path) -> dict:
-    import torch
-    meta = torch.load(path, map_location="cpu", weights_only=True)["meta"]
-    return {k: meta.get(k) for k in META_KEYS}
-
-
 def compute(run: Run, device: str, directory=None) -> dict:
     """Evaluate each panel's present models and the heuristics on its certified instances."""
     sizes, count = PROFILES[run.args.profile]
@@ -103,7 +89,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
            "missing_checkpoints": []}
     with tempfile.TemporaryDirectory(prefix="figure2-ckpt-") as tmp:
         for f in FAMILIES:
-            models, missing = _snapshot(checkpoint_paths(f, directory), Path(tmp), f)
+            models, missing = snapshot(checkpoint_paths(f, directory), Path(tmp), f)
             out["missing_checkpoints"] += missing
             methods = {**models, **{h: None for h in HEURISTICS}}
             raw = evaluate_grid(run, PROBLEM, (f,), sizes, count, methods, device=device,
@@ -116,7 +102,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
             out["baselines"][f] = [b for b in BASELINES if b in models]
             out["g2s_seeds"][f] = seeds
             out["checkpoint_sha256_16"][f] = raw["hashes"]
-            out["checkpoints"][f] = {checkpoint_paths(f, directory)[m].name: _meta(p)
+            out["checkpoints"][f] = {checkpoint_paths(f, directory)[m].name: checkpoint_meta(p)
                                      for m, p in models.items()}
     return out
 
@@ -130,18 +116,6 @@ def summarise(raw: dict) -> dict:
         seeds = raw["g2s_seeds"][f]
         spread[f] = seed_spread(points[f], raw["sizes"] if seeds else (), seeds)
     return {"points": points, "seed_spread": spread}
-
-
-def _worst(series: dict):
-    """(worst mean, at size, largest size) of one plotted curve; None when it was not run."""
-    if not series:
-        return None
-    n, v = max(sorted(series.items(), key=lambda kv: int(kv[0])), key=lambda kv: kv[1]["mean"])
-    return v["mean"], int(n), max(int(k) for k in series)
-
-
-def _fmt(w) -> str:
-    return "absent" if w is None else f"{w[0]:.3f}@{w[1]}"
 
 
 def derive_verdicts(result: dict) -> dict:
@@ -163,11 +137,11 @@ def derive_verdicts(result: dict) -> dict:
     (``s2v_subclaim``: holds / fails / pending) and does not enter the verdict.
     """
     pts = result["points"]
-    g2s = {f: _worst(pts[f].get("g2s_rnn", {})) for f in FAMILIES}
+    g2s = {f: worst_point(pts[f].get("g2s_rnn", {})) for f in FAMILIES}
     spread = result.get("seed_spread", {})
     seed_means = [v["max"] for f in FAMILIES for v in spread.get(f, {}).values()]
     seed_worst = max(seed_means) if seed_means else None
-    worst = {b: {f: _worst(pts[f].get(b, {})) for f in FAMILIES} for b in BASELINES}
+    worst = {b: {f: worst_point(pts[f].get(b, {})) for f in FAMILIES} for b in BASELINES}
     complete = [b for b in BASELINES if all(worst[b][f] is not None for f in FAMILIES)]
     partial = [b for b in BASELINES if b not in complete
                and any(worst[b][f] is not None for f in FAMILIES)]
@@ -184,18 +158,18 @@ def derive_verdicts(result: dict) -> dict:
         sub = "holds" if s2v["er"][0] <= GOOD < s2v["bipartite"][0] else "fails"
     vals = dict(
         profile=result["profile"], max_n=max_n, threshold=GOOD,
-        g2s_er=_fmt(g2s["er"]), g2s_bipartite=_fmt(g2s["bipartite"]),
+        g2s_er=fmt_worst(g2s["er"]), g2s_bipartite=fmt_worst(g2s["bipartite"]),
         g2s_seeds_er=len(result.get("g2s_seeds", {}).get("er", [])),
         g2s_seeds_bipartite=len(result.get("g2s_seeds", {}).get("bipartite", [])),
         g2s_worst_seed="absent" if seed_worst is None else round(seed_worst, 4),
         baselines_compared=len(complete),
         good_on=", ".join(f"{b}: {'+'.join(good[b]) or 'neither'}" for b in complete) or "none",
         good_on_both=", ".join(good_both) or "none",
-        worst_per_baseline="; ".join(f"{b} er {_fmt(worst[b]['er'])} bipartite "
-                                     f"{_fmt(worst[b]['bipartite'])}"
+        worst_per_baseline="; ".join(f"{b} er {fmt_worst(worst[b]['er'])} bipartite "
+                                     f"{fmt_worst(worst[b]['bipartite'])}"
                                      for b in BASELINES if b in complete or b in partial),
         incomplete_baselines=", ".join(partial) or "none",
-        s2v_subclaim=sub, s2v_er=_fmt(s2v["er"]), s2v_bipartite=_fmt(s2v["bipartite"]),
+        s2v_subclaim=sub, s2v_er=fmt_worst(s2v["er"]), s2v_bipartite=fmt_worst(s2v["bipartite"]),
         missing=", ".join(result.get("missing_checkpoints", [])) or "none")
     if g2s_poor or good_both:
         kind = "refuted"

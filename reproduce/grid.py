@@ -10,6 +10,7 @@ Each (instance, method) pair is one cached unit of work, so an interrupted run r
 from __future__ import annotations
 
 import hashlib
+import shutil
 import time
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import numpy as np
 from reproduce.common import Run, make_parser, use_agg_backend
 
 __all__ = ["add_model_options", "sha", "evaluate_unit", "evaluate_grid", "summarise",
-           "CODE_TAG"]
+           "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG"]
 
 CODE_TAG = "grid-v1"
 
@@ -63,6 +64,48 @@ def seed_spread(points: dict, sizes, seeds, prefix: str = "g2s_rnn") -> dict:
         per_seed = [points[f"{prefix}_s{s}"][str(n)]["mean"] for s in seeds]
         out[str(n)] = {"per_seed_mean": per_seed, "min": min(per_seed), "max": max(per_seed)}
     return out
+
+
+#: the training facts of a checkpoint that the figure JSONs record
+META_KEYS = ("seed", "iterations", "training_time_s", "selected", "selected_iteration",
+             "best_val_ratio", "final_val_ratio")
+
+
+def snapshot(paths: dict, folder: Path, tag: str) -> tuple[dict, list]:
+    """Copy the present checkpoints (name -> path) into ``folder`` as ``tag_NAME``; return
+    (name -> copy, names of the absent files).  Evaluating copies keeps a checkpoint that a
+    training run rewrites mid-evaluation from mixing two weights under one cache key."""
+    copies, missing = {}, []
+    for name, path in paths.items():
+        dest = Path(folder) / f"{tag}_{path.name}"
+        try:
+            shutil.copyfile(path, dest)
+        except FileNotFoundError:
+            missing.append(path.name)
+            continue
+        copies[name] = dest
+    return copies, missing
+
+
+def checkpoint_meta(path: Path) -> dict:
+    """The :data:`META_KEYS` of a checkpoint's stored metadata."""
+    import torch
+    meta = torch.load(path, map_location="cpu", weights_only=True)["meta"]
+    return {k: meta.get(k) for k in META_KEYS}
+
+
+def worst_point(series: dict):
+    """(worst mean, at size, largest size) of one plotted curve (``n -> {mean, ...}``); None
+    when it was not run.  Ties go to the smallest size."""
+    if not series:
+        return None
+    n, v = max(sorted(series.items(), key=lambda kv: int(kv[0])), key=lambda kv: kv[1]["mean"])
+    return v["mean"], int(n), max(int(k) for k in series)
+
+
+def fmt_worst(w) -> str:
+    """``worst_point`` as ``"1.234@400"`` (``"absent"`` for None)."""
+    return "absent" if w is None else f"{w[0]:.3f}@{w[1]}"
 
 
 def sha(path: Path) -> str:

@@ -1,0 +1,193 @@
+"""Figure 6 (arXiv:1802.04948, Appendix D.2): MVC with ER-15-trained vs planted-cover-trained G2S-RNN.
+
+Panels: Erdos-Renyi (p = 0.15), random 4-regular, random bipartite (p = 0.75) and the worst case
+for greedy, sizes 25 ... 3,200 (the ``ci`` profile stops at 400, as in Figure 3).  Two curves:
+G2S-RNN trained on ER-15 (the shipped MVC seeds, their mean with the per-seed spread, exactly
+Figure 3's curve) and G2S-RNN trained on size-15 planted-vertex-cover graphs
+(:func:`g2s.graphs.planted_vertex_cover`, ``g2s train --graphs planted --n 15``; Appendix D.2's
+"adversarial" training family).  Both use Algorithm 2 with T_max = 15.  Each point is the mean
+and standard deviation of the approximation ratio against the certified reference of
+:mod:`g2s.certificates`; the JSON also gives each ratio against the proven bound.
+
+Checkpoints that are absent are skipped and listed under ``missing_checkpoints``; a verdict
+that needs one comes out ``pending``.  Checkpoints are evaluated from private copies (see
+:func:`reproduce.grid.snapshot`).  The cache is keyed by checkpoint hash, so pointing
+``--cache-dir`` at Figure 3's cache reuses its ER-trained evaluations.
+
+Usage: ``python reproduce/figure6.py [--profile smoke|ci|paper] [--device cpu]``.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+from reproduce.common import Run, verdict
+from reproduce.figure3 import MVC_SEEDS, PROFILES, T_MAX
+from reproduce.grid import (
+    add_seed_mean,
+    checkpoint_meta,
+    evaluate_grid,
+    fmt_worst,
+    model_run,
+    seed_spread,
+    snapshot,
+    worst_point,
+)
+from reproduce.grid import summarise as grid_summarise
+
+NAME = "figure6"
+PROBLEM = "mvc"
+FAMILIES = ("er", "regular", "bipartite", "greedy_worst")
+TITLES = {"er": "(a) Erdos-Renyi (p = 0.15)", "regular": "(b) random 4-regular",
+          "bipartite": "(c) random bipartite (p = 0.75)", "greedy_worst": "(d) greedy worst case"}
+#: curve -> (training-set tag in the checkpoint names, seeds)
+MODELS = {"g2s_rnn": ("er15", MVC_SEEDS), "planted": ("planted15", (0,))}
+LABELS = {"g2s_rnn": "trained on ER-15", "planted": "trained on planted-cover-15"}
+#: the families on which Appendix D.2 says the planted-trained model "stays 1% within optimal"
+HARD = ("bipartite", "greedy_worst")
+WITHIN = 1.01
+#: a worst-mean difference below this is "no change" for intro-adversarial (3 graphs per size)
+MARGIN = 0.01
+CLAIM_FIG6 = "fig6-adversarial"
+CLAIM_INTRO = "intro-adversarial"
+
+
+def checkpoint_paths(directory=None) -> dict:
+    """Method name -> path of every model, present or not (``g2s_rnn_sS``, ``planted_sS``).
+
+    ``directory`` (``--checkpoint-dir``) replaces the folder of both curves' checkpoints.
+    """
+    from g2s.evaluate import CHECKPOINT_DIR
+    folder = CHECKPOINT_DIR if directory is None else Path(directory)
+    return {f"{curve}_s{s}": folder / f"g2s_rnn_{PROBLEM}_{tag}_s{s}.pt"
+            for curve, (tag, seeds) in MODELS.items() for s in seeds}
+
+
+def compute(run: Run, device: str, directory=None) -> dict:
+    """Evaluate the present models on every family's certified instances."""
+    sizes, count = PROFILES[run.args.profile]
+    paths = checkpoint_paths(directory)
+    with tempfile.TemporaryDirectory(prefix="figure6-ckpt-") as tmp:
+        models, missing = snapshot(paths, Path(tmp), "figure6")
+        raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, models, device=device,
+                            t_max=T_MAX, single=("greedy_worst",))
+        meta = {paths[m].name: checkpoint_meta(p) for m, p in models.items()}
+    seeds = {}
+    for curve, (_, all_seeds) in MODELS.items():
+        seeds[curve] = [s for s in all_seeds if f"{curve}_s{s}" in models]
+        if seeds[curve]:
+            add_seed_mean(raw["instances"], seeds[curve], prefix=curve)
+    raw["methods"] = [c for c in MODELS if seeds[c]] + list(models)
+    raw.update(seeds=seeds, checkpoints=meta, missing_checkpoints=missing)
+    return raw
+
+
+def summarise(raw: dict) -> dict:
+    """Per family, curve and size: mean / std / count of the ratio; per-seed spread."""
+    points = grid_summarise(raw, FAMILIES, raw["methods"])
+    spread = {c: {f: seed_spread(points[f], raw["sizes"], raw["seeds"][c], prefix=c)
+                  for f in FAMILIES} for c in MODELS if raw["seeds"][c]}
+    return {"points": points, "seed_spread": spread}
+
+
+def derive_verdicts(result: dict) -> dict:
+    """The Appendix D.2 verdicts, from the JSON alone.  Rules (fixed before the run):
+
+    ``fig6-adversarial`` ("the planted-trained model ... on bipartite and worst-case graphs ...
+    staying 1% within optimal"): on each of ``HARD`` the planted-trained curve's worst plotted
+    mean ratio is at most 1.01.  Refuted: above 1.01 on either; qualified: within on both but
+    only sizes below the paper's 3,200 were run; confirmed otherwise; pending without the model.
+
+    ``intro-adversarial`` ("training over adversarially chosen graphs further boosts
+    scalability and generalization"): per family, compare the two curves' worst plotted means;
+    the planted model is *better* when lower by more than ``MARGIN`` and *worse* when higher by
+    more than ``MARGIN``.  Confirmed: better on both ``HARD`` families and worse on none;
+    refuted: better on neither ``HARD`` family; qualified otherwise; pending without both
+    models.  The ER-trained curve is the mean of its seeds, the planted one a single seed
+    (reported).
+    """
+    pts = result["points"]
+    worst = {c: {f: worst_point(pts[f].get(c, {})) for f in FAMILIES} for c in MODELS}
+    pl, er = worst["planted"], worst["g2s_rnn"]
+    present = [w[2] for w in pl.values() if w is not None]
+    vals = dict(profile=result["profile"], max_n=max(present, default=0), within=WITHIN,
+                margin=MARGIN, planted_seeds=len(result["seeds"]["planted"]),
+                er_seeds=len(result["seeds"]["g2s_rnn"]),
+                missing=", ".join(result["missing_checkpoints"]) or "none",
+                **{f"planted_{f}": fmt_worst(pl[f]) for f in FAMILIES},
+                **{f"er_{f}": fmt_worst(er[f]) for f in FAMILIES})
+    if any(pl[f] is None for f in HARD):
+        fig6 = verdict("pending", **vals)
+    elif any(pl[f][0] > WITHIN for f in HARD):
+        fig6 = verdict("refuted", **vals)
+    elif vals["max_n"] < 3200:
+        fig6 = verdict("qualified", **vals)
+    else:
+        fig6 = verdict("confirmed", **vals)
+    both = [f for f in FAMILIES if pl[f] is not None and er[f] is not None]
+    better = [f for f in both if pl[f][0] < er[f][0] - MARGIN]
+    worse = [f for f in both if pl[f][0] > er[f][0] + MARGIN]
+    ivals = dict(vals, better_on=", ".join(better) or "none", worse_on=", ".join(worse) or "none")
+    if any(f not in both for f in HARD):
+        intro = verdict("pending", **ivals)
+    elif all(f in better for f in HARD) and not worse:
+        intro = verdict("confirmed", **ivals)
+    elif not any(f in better for f in HARD):
+        intro = verdict("refuted", **ivals)
+    else:
+        intro = verdict("qualified", **ivals)
+    return {CLAIM_FIG6: fig6, CLAIM_INTRO: intro}
+
+
+def plot(result: dict):
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(FAMILIES), figsize=(17, 3.8))
+    sizes = result["sizes"]
+    colours = {"g2s_rnn": "tab:blue", "planted": "tab:red"}
+    for ax, f in zip(axes, FAMILIES):
+        pts = result["points"][f]
+        for c in MODELS:
+            if c not in pts or not pts[c]:
+                continue
+            ns = sorted(int(n) for n in pts[c])
+            k = len(result["seeds"][c])
+            if k > 1:
+                sp = result["seed_spread"][c][f]
+                ax.fill_between(ns, [sp[str(n)]["min"] for n in ns],
+                                [sp[str(n)]["max"] for n in ns], color=colours[c], alpha=0.2)
+            ax.errorbar(ns, [pts[c][str(n)]["mean"] for n in ns],
+                        [pts[c][str(n)]["std"] for n in ns], color=colours[c], marker="o",
+                        capsize=3, lw=2, label=f"G2S-RNN {LABELS[c]} ({k} seed(s))")
+        ax.axhline(WITHIN, color="grey", ls=":", lw=1, label=f"{WITHIN} (within 1%)")
+        ax.axhline(1.0, color="black", lw=0.5)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sizes, [str(n) for n in sizes])
+        ax.set_title(TITLES[f], fontsize=10)
+        ax.set_xlabel("number of vertices")
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("approximation ratio (vs reference)")
+    note = "; ".join(f"{name}: {m['iterations']} it." for name, m in result["checkpoints"].items())
+    if result["missing_checkpoints"]:
+        note += f"; missing: {', '.join(result['missing_checkpoints'])}"
+    fig.suptitle(f"MVC, ER-trained vs planted-cover-trained G2S-RNN ({note})", fontsize=8)
+    fig.tight_layout()
+    return fig, axes
+
+
+def main(argv=None) -> Path:
+    args, run = model_run(NAME, __doc__.splitlines()[0], argv)
+    raw = compute(run, args.device, args.checkpoint_dir)
+    result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
+              "t_max": T_MAX, "within": WITHIN, "margin": MARGIN, **raw, **summarise(raw)}
+    fig, _ = plot(result)
+    return run.write(result, fig, derive=derive_verdicts)
+
+
+if __name__ == "__main__":
+    main()
