@@ -104,6 +104,25 @@ def _diag(rows_start: int, rows: int):
     return i, i + rows_start
 
 
+def _standardized(x, y, z):
+    """``x``, ``y``, ``z`` standardised (``z=None``: an ``(N, 0)`` array)."""
+    x, y = standardize(x), standardize(y)
+    return x, y, (np.zeros((len(x), 0)) if z is None else standardize(z))
+
+
+def _distance_blocks(x, y, z, distance, chunk: int):
+    """Yield ``(rows, d_x, d_y, d_z)`` for consecutive blocks of at most ``chunk`` rows: the
+    ``distance`` of each block row to every point, per variable, with ``d_z``'s self entries
+    ``inf`` (all zero but those when ``z`` has no columns), so memory stays ``O(chunk N)``."""
+    N = len(x)
+    for r0 in range(0, N, chunk):
+        r1 = min(N, r0 + chunk)
+        dx, dy = distance(x[r0:r1], x), distance(y[r0:r1], y)
+        dz = distance(z[r0:r1], z) if z.shape[1] else np.zeros_like(dx)
+        dz[_diag(r0, r1 - r0)] = np.inf
+        yield r1 - r0, dx, dy, dz
+
+
 def kde_cmi(x, y, z=None, *, bandwidth: float | None = None, chunk: int = _CHUNK) -> float:
     """LOO Gaussian-KDE plug-in estimate of ``I(X;Y|Z)`` in nats (``z=None``: ``I(X;Y)``).
 
@@ -112,16 +131,11 @@ def kde_cmi(x, y, z=None, *, bandwidth: float | None = None, chunk: int = _CHUNK
     x, y, z : arrays of shape ``(N,)`` or ``(N, dim)``
     bandwidth : kernel bandwidth on the standardised data (default :func:`scott_bandwidth`)
     """
-    x, y = standardize(x), standardize(y)
-    z = np.zeros((len(x), 0)) if z is None else standardize(z)
+    x, y, z = _standardized(x, y, z)
     N = len(x)
     h = scott_bandwidth(N, x.shape[1] + y.shape[1] + z.shape[1]) if bandwidth is None else bandwidth
     total = 0.0
-    for r0 in range(0, N, chunk):
-        r1 = min(N, r0 + chunk)
-        sx, sy = squared_distances(x[r0:r1], x), squared_distances(y[r0:r1], y)
-        sz = squared_distances(z[r0:r1], z) if z.shape[1] else np.zeros_like(sx)
-        sz[_diag(r0, r1 - r0)] = np.inf
+    for rows, sx, sy, sz in _distance_blocks(x, y, z, squared_distances, chunk):
         xz, yz = sx + sz, sy + sz
         xyz = xz + sy
         total += float(np.sum(loo_log_kernel_sums(xyz, h) - loo_log_kernel_sums(xz, h)
@@ -129,7 +143,7 @@ def kde_cmi(x, y, z=None, *, bandwidth: float | None = None, chunk: int = _CHUNK
         if z.shape[1]:
             total += float(np.sum(loo_log_kernel_sums(sz, h)))
         else:
-            total += (r1 - r0) * np.log(N - 1)
+            total += rows * np.log(N - 1)
     return total / N
 
 
@@ -148,18 +162,12 @@ def knn_cmi(x, y, z=None, *, k: int = 5, chunk: int = _CHUNK) -> float:
 
     With ``z=None`` the counts ``n_Z`` are ``N - 1`` and the formula reduces to KSG estimator 1.
     """
-    x, y = standardize(x), standardize(y)
-    z = np.zeros((len(x), 0)) if z is None else standardize(z)
-    N = len(x)
+    x, y, z = _standardized(x, y, z)
     total = 0.0
-    for r0 in range(0, N, chunk):
-        r1 = min(N, r0 + chunk)
-        dx, dy = chebyshev_distances(x[r0:r1], x), chebyshev_distances(y[r0:r1], y)
-        dz = chebyshev_distances(z[r0:r1], z) if z.shape[1] else np.zeros_like(dx)
-        dz[_diag(r0, r1 - r0)] = np.inf
+    for _, dx, dy, dz in _distance_blocks(x, y, z, chebyshev_distances, chunk):
         dxz, dyz = np.maximum(dx, dz), np.maximum(dy, dz)
         total += float(np.sum(knn_counts_cmi(dxz, dyz, dz, np.maximum(dxz, dy), k)))
-    return total / N
+    return total / len(x)
 
 
 def local_neighbours(z, k_perm: int = 5, *, chunk: int = _CHUNK) -> np.ndarray:
