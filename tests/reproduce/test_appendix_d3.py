@@ -118,9 +118,11 @@ def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.9, s2v_flip=0.6,
                 "flip_early": flip, "cases": 10}
     latching = {"planted": {"cases": 10, "g2s": lat(latched, 0.1), "s2v": lat(0.2, s2v_flip)}}
     if planted is not None:     # (latched fraction, GCNN flips, semantics holds at T = 5)
-        p_latched, p_flip, p_holds = planted
-        sem = {"holds": [0.0] * 4 + [p_holds] + [0.5] * (L - 5), "q_holds": [0.9] * L,
-               **{f"median_{k}": [0.1] * L for k in ("q1_err", "q2_err", "q_err", "int_err")},
+        p_latched, p_flip, (literal, shifted) = planted
+        sem = {"holds": [0.0] * 4 + [literal] + [0.5] * (L - 5),
+               "holds_shifted": [0.0] * 4 + [shifted] + [0.5] * (L - 5), "q_holds": [0.9] * L,
+               **{f"median_{k}": [0.1] * L for k in ("q1_err", "q2_err", "q_err", "int_err",
+                                                     "shift")},
                "median_q1": [-6.0] * L, "cases": 10}
         latching["planted"]["planted_g2s"] = {**lat(p_latched, 0.1), "semantics": sem}
         latching["planted"]["planted_s2v"] = lat(0.2, p_flip)
@@ -181,36 +183,38 @@ def test_latching_rule():
 
 
 def test_latching_rule_uses_the_planted_trained_models_when_shipped():
-    v = _v(_result(latched=0.9, s2v_flip=0.6, planted=(0.1, 0.1, 0.5)), "d3-latching")
+    v = _v(_result(latched=0.9, s2v_flip=0.6, planted=(0.1, 0.1, (0.5, 0.5))), "d3-latching")
     assert v["verdict"] == "refuted" and v["basis"] == "planted-trained"
     assert v["er_trained_g2s_latched"] == 0.9       # the ER-trained basis is context
-    v = _v(_result(latched=0.1, s2v_flip=0.1, planted=(0.9, 0.6, 0.5)), "d3-latching")
+    v = _v(_result(latched=0.1, s2v_flip=0.1, planted=(0.9, 0.6, (0.5, 0.5))), "d3-latching")
     assert v["verdict"] == "confirmed" and v["gcnn"] == "planted-trained"
 
 
 def test_q_semantics_rule():
     assert _v(_result(), "d3-q-semantics")["verdict"] == "pending"   # no planted model
-    for holds, kind in ((0.8, "confirmed"), (0.5, "qualified"), (0.2, "refuted")):
-        v = _v(_result(planted=(0.9, 0.6, holds)), "d3-q-semantics")
-        assert v["verdict"] == kind and v["holds"] == holds and v["layer"] == 5
-    assert _v(_result(planted=(0.9, 0.6, 0.0)), "d3-q-semantics")["best_layer"] == 6
+    for literal, shifted, kind in ((0.8, 0.9, "confirmed"), (0.0, 0.9, "qualified"),
+                                   (0.0, 0.5, "qualified"), (0.0, 0.2, "refuted")):
+        v = _v(_result(planted=(0.9, 0.6, (literal, shifted))), "d3-q-semantics")
+        assert v["verdict"] == kind and v["holds"] == literal and v["layer"] == 5
+        assert v["holds_shifted"] == shifted
 
 
 def test_q_semantics_measures_on_constructed_values():
-    # k = 2, minimum covers {0, 1} and {0, 2}; layer 0 is the paper's picture exactly, layer 1
-    # has the right total Q with a shifted split, layer 2 is far off
+    # k = 2, minimum covers {0, 1} and {0, 2} (so u = 1, 1, 1, 0); layer 0 is the paper's
+    # reading exactly, layer 1 the same with the split shifted by one, layer 2 is far off
     covers = [frozenset({0, 1}), frozenset({0, 2})]
-    q1 = np.array([-3.0, -2.5, 0.0])
-    q2 = np.array([[1.0, 0.0, 1.0, 0.0],
-                   [0.5, -0.5, 0.5, -0.5],
+    q1 = np.array([-3.0, -2.0, 0.0])
+    q2 = np.array([[1.0, 1.0, 1.0, 0.0],
+                   [0.0, 0.0, 0.0, -1.0],
                    [0.3, 0.3, 0.3, 0.3]])
     got = d3.q_semantics(q1, q2, 2, covers)
-    assert got["q1_err"] == [0.0, 0.5, 3.0]
-    assert got["q2_err"][0] == 0.0 and got["q2_err"][1] == 0.5
-    assert got["q_err"] == [0.0, 0.0, 3.3]
-    assert got["int_err"] == [0.0, 0.5, 0.3]
+    assert got["q1_err"] == [0.0, 1.0, 3.0] and got["q2_err"] == [0.0, 1.0, 0.7]
+    assert got["shift"] == [0.0, -1.0, 0.0]
+    assert got["q1_err_shifted"] == [0.0, 0.0, 3.0] and got["q2_err_shifted"] == [0.0, 0.0, 0.7]
+    assert got["q_err"] == [0.0, 0.0, 3.3] and got["int_err"] == [0.0, 0.0, 0.3]
     summary = d3.semantics_summary([got])
-    assert summary["holds"] == [1.0, 0.0, 0.0] and summary["q_holds"] == [1.0, 1.0, 0.0]
+    assert summary["holds"] == [1.0, 0.0, 0.0] and summary["holds_shifted"] == [1.0, 1.0, 0.0]
+    assert summary["q_holds"] == [1.0, 1.0, 0.0]
 
 
 # ------------------------------------------------------------------ smoke run
