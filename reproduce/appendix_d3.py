@@ -71,7 +71,7 @@ PROFILES = {
               "depth_sizes": (25,), "depth_count": 1, "latch_count": 2},
     "ci": {"sizes": (25, 50, 100, 200), "count": 3, "seeds": SEEDS,
            "variants": ("shipped", "early20k"), "depth_sizes": (50,), "depth_count": 5,
-           "latch_count": 10},
+           "latch_count": 30},
     "paper": {"sizes": (25, 50, 100, 200, 400), "count": 5, "seeds": SEEDS,
               "variants": ("shipped", "early20k"), "depth_sizes": (25, 50, 100),
               "depth_count": 5, "latch_count": 30},
@@ -428,9 +428,9 @@ def summarise(raw: dict, profile: str) -> dict:
                     "n_min_covers": [u["n_min_covers"] for u in units]}
         names = sorted({m for u in units for m, v in u["models"].items() if v is not None})
         for kind in LATCH_KINDS:
-            sets = [u["models"][m] for u in units for m in names
-                    if m.startswith(kind) and u["models"][m] is not None]
-            latch[f][kind] = latch_summary(sets) if sets else None
+            pairs = [(u["models"][m], u["n_min_covers"] == 1) for u in units for m in names
+                     if m.startswith(kind) and u["models"][m] is not None]
+            latch[f][kind] = latch_summary(*map(list, zip(*pairs))) if pairs else None
     ex = raw["latch"]["planted"][0]
     example = {"k": ex["k"], **{m: v["centred"] for m, v in ex["models"].items()
                                 if m in ("g2s_s0", "s2v", *PLANTED) and v is not None}}
@@ -468,21 +468,30 @@ def semantics_summary(sems: list[dict]) -> dict:
             "cases": len(sems)}
 
 
-def latch_summary(sets: list[dict]) -> dict:
+def latch_summary(sets: list[dict], unique: list[bool] | None = None) -> dict:
     """Pooled per-layer statistics of :func:`layer_sets` outputs (one per graph and model).
 
     ``stable``: the top-k set is the same at every layer ``REF_LAYER..T_MAX``; ``latched``:
     stable and that set is a minimum cover; ``flip_early``: mean fraction of vertices changing
     side between consecutive layers ``1 -> 2 .. 4 -> 5`` (Structure2Vec's trained depth 5).
+    ``unique`` flags the cases whose graph has a single minimum cover (as the paper's example
+    does; with several, even the optimal Q-function leaves the top-k set open): the latched
+    fraction and the T = 5 cover fraction are also given over those.
     """
     tail = slice(REF_LAYER - 1, T_MAX)
     stable = [len({tuple(s) for s in d["top"][tail]}) == 1 for d in sets]
+    latched = [s and d["is_min_cover"][-1] for s, d in zip(stable, sets)]
+    only = [i for i, u in enumerate(unique or []) if u]
     return {"overlap": _mean([d["overlap"] for d in sets]),
             "is_min_cover": _mean([d["is_min_cover"] for d in sets]),
             "flip": _mean([d["flip"] for d in sets]), "change": _mean([d["change"] for d in sets]),
             "stable_fraction": float(np.mean(stable)),
-            "latched_fraction": float(np.mean([s and d["is_min_cover"][-1]
-                                               for s, d in zip(stable, sets)])),
+            "latched_fraction": float(np.mean(latched)),
+            "unique_cases": len(only),
+            "latched_fraction_unique": float(np.mean([latched[i] for i in only]))
+            if only else None,
+            "cover_t5_unique": float(np.mean([sets[i]["is_min_cover"][T_ROLLOUT - 1]
+                                              for i in only])) if only else None,
             "flip_early": float(np.mean([np.mean(d["flip"][:4]) for d in sets])),
             "cases": len(sets),
             "semantics": semantics_summary([d["semantics"] for d in sets])
@@ -620,6 +629,10 @@ def latching_verdict(result: dict) -> dict:
         s2v_cover_t5=None if s is None else _r(s["is_min_cover"][4], 2),
         s2v_overlap_t5=None if s is None else _r(s["overlap"][4]),
         s2v_stable_ext=None if s is None else _r(s["stable_fraction"], 2),
+        g2s_latched_unique=_r(g.get("latched_fraction_unique"), 2),
+        g2s_cover_t5_unique=_r(g.get("cover_t5_unique"), 2),
+        s2v_latched_unique=None if s is None else _r(s.get("latched_fraction_unique"), 2),
+        unique_graphs=g.get("unique_cases"),
         er_trained_g2s_latched=_r(lat["g2s"]["latched_fraction"], 2),
         er_trained_s2v_flip_early=None if lat["s2v"] is None else _r(lat["s2v"]["flip_early"]),
         er_g2s_latched=None if er is None else _r(er["latched_fraction"], 2),

@@ -190,6 +190,18 @@ def test_latching_rule_uses_the_planted_trained_models_when_shipped():
     assert v["verdict"] == "confirmed" and v["gcnn"] == "planted-trained"
 
 
+def test_latch_summary_over_unique_cover_graphs():
+    def case(top_tail, cover):
+        return {"top": [[0, 1]] * 9 + top_tail, "is_min_cover": [cover] * L,
+                "overlap": [1.0] * L, "flip": [0.0] * (L - 1), "change": [0.0] * (L - 1)}
+    latched = case([[0, 1]] * (L - 9), True)
+    wandering = case([[0, 1], [0, 2]] * 3, True)
+    got = d3.latch_summary([latched, wandering, wandering], [True, False, True])
+    assert got["latched_fraction"] == pytest.approx(1 / 3)
+    assert got["unique_cases"] == 2 and got["latched_fraction_unique"] == 0.5
+    assert d3.latch_summary([latched])["latched_fraction_unique"] is None
+
+
 def test_q_semantics_rule():
     assert _v(_result(), "d3-q-semantics")["verdict"] == "pending"   # no planted model
     for literal, shifted, kind in ((0.8, 0.9, "confirmed"), (0.0, 0.9, "qualified"),
