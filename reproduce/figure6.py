@@ -116,6 +116,12 @@ def derive_verdicts(result: dict) -> dict:
     """
     pts = result["points"]
     worst = {c: {f: worst_point(pts[f].get(c, {})) for f in FAMILIES} for c in MODELS}
+    def sizes_above(seed):
+        """``"family n"`` of each hard-family point where one planted seed exceeds 1.01."""
+        return [f"{f} {n}" for f in HARD for n, v in
+                sorted(pts[f].get(f"planted_s{seed}", {}).items(), key=lambda kv: int(kv[0]))
+                if v["mean"] > WITHIN]
+    above = {s: sizes_above(s) for s in result["seeds"]["planted"]}
     per_seed = {f: ", ".join(f"s{s} {fmt_worst(worst_point(pts[f].get(f'planted_s{s}', {})))}"
                              for s in result["seeds"]["planted"]) or "none" for f in HARD}
     pl, er = worst["planted"], worst["g2s_rnn"]
@@ -126,7 +132,9 @@ def derive_verdicts(result: dict) -> dict:
                 missing=", ".join(result["missing_checkpoints"]) or "none",
                 **{f"planted_{f}": fmt_worst(pl[f]) for f in FAMILIES},
                 **{f"er_{f}": fmt_worst(er[f]) for f in FAMILIES},
-                **{f"planted_per_seed_{f}": per_seed[f] for f in HARD})
+                **{f"planted_per_seed_{f}": per_seed[f] for f in HARD},
+                planted_seed_sizes_above=("; ".join(f"s{s}: {', '.join(v) or 'none'}"
+                                                    for s, v in above.items()) or "none"))
     if any(pl[f] is None for f in HARD):
         fig6 = verdict("pending", **vals)
     elif any(pl[f][0] > WITHIN for f in HARD):
