@@ -450,6 +450,8 @@ def best_layers(curve) -> list[int]:
 #: model-name prefixes pooled by the latching summary: ER-15 G2S-RNN seeds, ER-15
 #: Structure2Vec, and the planted-cover-15 models
 LATCH_KINDS = ("g2s", "s2v", *PLANTED)
+#: their colours in the latching panels
+LATCH_COLOURS = dict(zip(LATCH_KINDS, ("C0", "C3", "C2", "C1")))
 
 
 def semantics_summary(sems: list[dict]) -> dict:
@@ -612,15 +614,16 @@ def latching_verdict(result: dict) -> dict:
     GCNN ran).  The other basis is reported as context."""
     lat = result["latching"]["planted"]
     planted = lat.get("planted_g2s") is not None
+    gcnn_planted = planted and lat.get("planted_s2v") is not None
     g = lat["planted_g2s"] if planted else lat["g2s"]
-    s = lat.get("planted_s2v") if planted and lat.get("planted_s2v") else lat["s2v"]
+    s = lat["planted_s2v"] if gcnn_planted else lat["s2v"]
     g_ok = g["latched_fraction"] >= 0.8
     s_ok = s is not None and s["flip_early"] >= 0.5
     kind = "confirmed" if g_ok and s_ok else "qualified" if g_ok or s_ok else "refuted"
     er = result["latching"].get("er", {}).get("g2s")
     return verdict(
         kind, basis="planted-trained" if planted else "ER-trained",
-        gcnn="planted-trained" if s is lat.get("planted_s2v") else "ER-trained",
+        gcnn="none" if s is None else "planted-trained" if gcnn_planted else "ER-trained",
         g2s_latched=_r(g["latched_fraction"], 2), g2s_stable=_r(g["stable_fraction"], 2),
         g2s_cover_t15=_r(g["is_min_cover"][-1], 2), g2s_cover_t5=_r(g["is_min_cover"][4], 2),
         g2s_cover_best=_r(max(g["is_min_cover"]), 2), g2s_overlap_t15=_r(g["overlap"][-1]),
@@ -729,8 +732,7 @@ def plot(result: dict):
     ax[3].legend(fontsize=7)
     lat = result["latching"]
     for f, ls in (("planted", "-"), ("er", ":")):
-        for kind, c in (("g2s", "C0"), ("s2v", "C3"), ("planted_g2s", "C2"),
-                        ("planted_s2v", "C1")):
+        for kind, c in LATCH_COLOURS.items():
             if lat.get(f, {}).get(kind):
                 ax[4].plot(L, lat[f][kind]["overlap"], ls, color=c, label=f"{kind} {f}-15")
                 ax[5].plot(L[:-1], lat[f][kind]["flip"], ls, color=c, label=f"{kind} {f}-15")

@@ -188,6 +188,13 @@ def test_latching_rule_uses_the_planted_trained_models_when_shipped():
     assert v["er_trained_g2s_latched"] == 0.9       # the ER-trained basis is context
     v = _v(_result(latched=0.1, s2v_flip=0.1, planted=(0.9, 0.6, (0.5, 0.5))), "d3-latching")
     assert v["verdict"] == "confirmed" and v["gcnn"] == "planted-trained"
+    r = _result(planted=(0.9, 0.6, (0.5, 0.5)))
+    r["latching"]["planted"]["planted_s2v"] = None   # no planted GCNN: the ER-trained one
+    v = _v(r, "d3-latching")
+    assert v["basis"] == "planted-trained" and v["gcnn"] == "ER-trained"
+    r["latching"]["planted"]["s2v"] = None           # no GCNN at all
+    v = _v(r, "d3-latching")
+    assert v["gcnn"] == "none" and v["s2v_flip_early"] is None and v["verdict"] == "qualified"
 
 
 def test_latch_summary_over_unique_cover_graphs():
