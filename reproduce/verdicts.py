@@ -1,0 +1,321 @@
+"""The one decision rule for empirical claims: bootstrap intervals, then confirmed / refuted /
+inconclusive.
+
+Fixed before the ci-profile data are regenerated (issue 13 item 4: "commit the rule first").  A
+rule revised after seeing data must say so here and in the claim's evidence.
+
+What is resampled
+-----------------
+* **One model (one seed) over graphs** -- :func:`interval_over_graphs`: the per-graph values at a
+  point (family, size) are resampled with replacement; the statistic is their mean.  Done by
+  ``scipy.stats.bootstrap``.
+* **A seed mean** -- :func:`interval_seed_mean` (two-level bootstrap): first the training seeds
+  are resampled with replacement (by ``scipy.stats.bootstrap``, over the seed indices), then,
+  for every drawn seed, that seed's per-graph values are resampled with replacement (inside the
+  vectorised statistic, from a generator seeded by ``seed``); the statistic is the mean over the
+  drawn seeds of each seed's mean over its drawn graphs, so every seed weighs the same whatever
+  its graph count.  With one seed this is :func:`interval_over_graphs` (seed variability then
+  unknown: the record's ``n_seeds`` says so).
+* **A paired comparison "A better than B"** -- :func:`paired_difference`: the statistic is
+  ``mean(A) - mean(B)`` over the instances both ran (lower ratio = better).  The graphs are the
+  shared unit: ``scipy.stats.bootstrap`` resamples graph indices once per replicate and the same
+  indices are used for A and B (and all their seeds), which keeps the pairing; the seeds of each
+  method are then resampled independently (two models' seeds are separate training runs, not
+  pairs).  With one seed each this is ``scipy.stats.bootstrap((a, b), ..., paired=True)``.
+
+Interval method: **percentile**, not BCa, because (1) BCa's acceleration is a jackknife over a
+single sample and has no standard analogue for the two-level (seeds, then graphs) resampling, and
+one method for every interval keeps the rule uniform; (2) BCa is undefined (NaN, scipy's
+``DegenerateDataWarning``) on constant samples, which are common here (a ratio of 1.0 on every
+small graph); (3) after the Bonferroni correction the per-point levels are 99-99.9%, where
+BCa's adjusted quantiles move further into the tails that a few thousand resamples of 3-20
+graphs resolve poorly.  The price: with few graphs the percentile interval is too narrow (with
+n values it never leaves their range), so intervals from fewer graphs than the paper used must be
+reported with their sample size (every record carries ``n_graphs`` and ``n_seeds``).
+
+Multiple comparisons: a claim over k points ("at every size and family") is decided with
+**Bonferroni** intervals, each at per-point confidence ``1 - 0.05 / k``
+(:func:`per_point_confidence`), so all k hold simultaneously with probability >= 95%.
+
+Outcomes (:func:`bound_verdict`): a bound claim "value <= b at every point" is
+
+* ``confirmed`` when every point's upper end is <= b;
+* ``refuted`` when some point's lower end is > b;
+* ``inconclusive`` otherwise.
+
+``>=`` claims mirror this; a comparison is a bound claim on the differences with b = -margin
+(strict: "better" must exclude a tie, see :func:`comparison_verdict`).  With ``min_seeds``, a
+verdict resting on fewer seeds at some point than required is reported ``inconclusive``.
+
+Every interval record stores the resample count, the seed and the method, so the JSON can be
+re-derived bit for bit.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from scipy import stats
+
+__all__ = [
+    "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
+    "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
+    "bound_verdict", "comparison_verdict", "point_samples", "point_intervals",
+]
+
+FAMILY_CONFIDENCE = 0.95  # simultaneous confidence over the points a claim ranges over
+N_RESAMPLES = 9999        # bootstrap replicates per interval (scipy's default)
+SEED = 20180214           # default resampling seed (arXiv:1802.04948's submission date)
+METHOD = "percentile"     # see the module docstring for why not BCa
+VERDICTS = ("confirmed", "refuted", "inconclusive")
+
+_RNG_ARG = "rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "random_state"
+
+
+def per_point_confidence(k: int, family_confidence: float = FAMILY_CONFIDENCE) -> float:
+    """Bonferroni: per-point confidence ``1 - (1 - family_confidence) / k`` for k points."""
+    if k < 1:
+        raise ValueError("a claim ranges over at least one point")
+    return 1.0 - (1.0 - family_confidence) / k
+
+
+def _record(estimate, low, high, confidence, n_resamples, seed, n_graphs, n_seeds, resampled):
+    return {"estimate": float(estimate), "low": float(low), "high": float(high),
+            "confidence": float(confidence), "method": METHOD, "n_resamples": int(n_resamples),
+            "seed": int(seed), "n_graphs": int(n_graphs), "n_seeds": int(n_seeds),
+            "resampled": resampled}
+
+
+def _bootstrap(data, statistic, confidence, n_resamples, seed, **kw):
+    res = stats.bootstrap(data, statistic, n_resamples=n_resamples, method=METHOD,
+                          confidence_level=confidence, vectorized=True,
+                          **{_RNG_ARG: np.random.default_rng(seed)}, **kw)
+    return res.confidence_interval.low, res.confidence_interval.high
+
+
+def interval_over_graphs(values: Sequence[float], *, confidence: float = FAMILY_CONFIDENCE,
+                         n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+    """Percentile bootstrap interval of the mean of one model's per-graph values at one point.
+
+    One value gives the degenerate interval [x, x] (nothing to resample; ``n_graphs = 1``).
+    """
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError("need a non-empty 1-d sample of per-graph values")
+    if x.size == 1 or np.all(x == x[0]):
+        low = high = x.mean()
+    else:
+        low, high = _bootstrap((x,), lambda s, axis: s.mean(axis=axis), confidence,
+                               n_resamples, seed)
+    return _record(x.mean(), low, high, confidence, n_resamples, seed, x.size, 1, "graphs")
+
+
+def _as_seeds(per_seed) -> list[np.ndarray]:
+    seeds = [np.asarray(v, dtype=float).ravel() for v in per_seed]
+    if not seeds or any(s.size == 0 for s in seeds):
+        raise ValueError("need at least one seed, each with at least one value")
+    return seeds
+
+
+def _padded(seeds: list[np.ndarray]):
+    sizes = np.array([s.size for s in seeds])
+    table = np.zeros((len(seeds), sizes.max()))
+    for i, s in enumerate(seeds):
+        table[i, :s.size] = s
+    return table, sizes
+
+
+def _inner_means(table, sizes, chosen, rng):
+    """Mean of a with-replacement resample of each chosen seed's own graphs.
+
+    ``chosen``: integer seed indices of any shape; returns an array of the same shape.
+    """
+    n = sizes[chosen]
+    draws = np.floor(rng.random((*chosen.shape, sizes.max())) * n[..., None]).astype(int)
+    vals = table[chosen[..., None], draws]
+    mask = np.arange(sizes.max()) < n[..., None]
+    return (vals * mask).sum(axis=-1) / n
+
+
+def interval_seed_mean(per_seed: Sequence[Sequence[float]], *,
+                       confidence: float = FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES,
+                       seed: int = SEED) -> dict:
+    """Two-level bootstrap interval of a seed mean: resample seeds, then graphs within seed.
+
+    ``per_seed[i]`` holds seed i's per-graph values at one point.  The estimate is the mean over
+    seeds of each seed's mean over its graphs.  ``scipy.stats.bootstrap`` draws the seeds (over
+    their indices) and takes the percentile interval; the within-seed graph draw happens in the
+    vectorised statistic from ``np.random.default_rng(seed + 1)``.
+    """
+    seeds = _as_seeds(per_seed)
+    if len(seeds) == 1:
+        return interval_over_graphs(seeds[0], confidence=confidence, n_resamples=n_resamples,
+                                    seed=seed)
+    table, sizes = _padded(seeds)
+    estimate = np.mean([s.mean() for s in seeds])
+    n_graphs = int(sizes.max())
+    if all(np.all(s == seeds[0][0]) for s in seeds):
+        low = high = estimate
+    else:
+        inner = np.random.default_rng(seed + 1)
+
+        def seed_mean(idx, axis=-1):
+            chosen = np.asarray(idx).astype(int)
+            return _inner_means(table, sizes, chosen, inner).mean(axis=-1)
+
+        low, high = _bootstrap((np.arange(len(seeds), dtype=float),), seed_mean, confidence,
+                               n_resamples, seed)
+    return _record(estimate, low, high, confidence, n_resamples, seed, n_graphs, len(seeds),
+                   "seeds, then graphs within each drawn seed")
+
+
+def paired_difference(a_per_seed, b_per_seed, *, confidence: float = FAMILY_CONFIDENCE,
+                      n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+    """Paired bootstrap interval of ``mean(A) - mean(B)`` over the graphs both methods ran.
+
+    ``a_per_seed``: seeds x graphs for A (a 1-d sequence is one seed), same for B; column j of
+    both is graph j.  Per replicate, scipy draws one resample of graph indices, used for A and B
+    alike; each method's seeds are then drawn independently with replacement.  Negative = A has
+    the lower (better) ratio.
+    """
+    a = np.atleast_2d(np.asarray(a_per_seed, dtype=float))
+    b = np.atleast_2d(np.asarray(b_per_seed, dtype=float))
+    if a.shape[1] != b.shape[1] or a.shape[1] == 0:
+        raise ValueError("A and B must be evaluated on the same (non-empty) list of graphs")
+    n = a.shape[1]
+    estimate = a.mean() - b.mean()
+    if a.shape[0] == 1 and b.shape[0] == 1:
+        if n == 1 or np.all(a[0] - b[0] == a[0, 0] - b[0, 0]):
+            low = high = estimate
+        else:
+            low, high = _bootstrap((a[0], b[0]), lambda x, y, axis: x.mean(axis) - y.mean(axis),
+                                   confidence, n_resamples, seed, paired=True)
+        resampled = "graphs (paired)"
+    else:
+        inner = np.random.default_rng(seed + 1)
+
+        def diff(idx, axis=-1):
+            g = np.asarray(idx).astype(int)              # (..., n) resampled graph indices
+            out = []
+            for m in (a, b):
+                s = inner.integers(0, m.shape[0], size=(*g.shape[:-1], m.shape[0]))
+                out.append(m[s[..., :, None], g[..., None, :]].mean(axis=(-1, -2)))
+            return out[0] - out[1]
+
+        if n > 1:
+            low, high = _bootstrap((np.arange(n, dtype=float),), diff, confidence, n_resamples,
+                                   seed)
+            resampled = "graphs (paired, shared by A and B), then each method's seeds"
+        else:   # one shared graph: only the seeds vary; scipy resamples each method's seeds
+            samples = [m[:, 0] for m in (a, b)]
+            shift = [m.mean() if m.size < 2 else 0.0 for m in samples]
+            varying = [m for m in samples if m.size >= 2]
+
+            def seeds_diff(*xs, axis=-1):
+                it = iter(xs)
+                ma, mb = (next(it).mean(axis=axis) if m.size >= 2 else sh
+                          for m, sh in zip(samples, shift))
+                return ma - mb
+
+            low, high = _bootstrap(tuple(varying), seeds_diff, confidence, n_resamples, seed)
+            resampled = "each method's seeds (one shared graph)"
+    rec = _record(estimate, low, high, confidence, n_resamples, seed, n,
+                  max(a.shape[0], b.shape[0]), resampled)
+    rec["n_seeds_a"], rec["n_seeds_b"] = int(a.shape[0]), int(b.shape[0])
+    return rec
+
+
+def bound_verdict(intervals: Mapping[str, dict], bound: float, *, direction: str = "<=",
+                  min_seeds: int = 1) -> dict:
+    """Decide "value <= bound at every point" (or ``>=``, ``<``, ``>``) from per-point intervals.
+
+    ``<=``: confirmed when every upper end <= bound, refuted when some lower end > bound,
+    inconclusive otherwise (strict ``<``: confirmed when every upper < bound, refuted when some
+    lower >= bound).  The intervals should be Bonferroni intervals for ``len(intervals)`` points
+    (:func:`per_point_confidence`).  A confirmed or refuted verdict with fewer than
+    ``min_seeds`` seeds at a deciding point becomes inconclusive.
+    """
+    if not intervals:
+        raise ValueError("a bound claim needs at least one point")
+    if direction not in ("<=", "<", ">=", ">"):
+        raise ValueError(f"unknown direction {direction!r}")
+    upper_first = direction in ("<=", "<")
+    strict = direction in ("<", ">")
+
+    def holds(iv):   # the whole interval is on the claimed side
+        end = iv["high"] if upper_first else iv["low"]
+        if upper_first:
+            return end < bound if strict else end <= bound
+        return end > bound if strict else end >= bound
+
+    def fails(iv):   # the whole interval is on the other side
+        end = iv["low"] if upper_first else iv["high"]
+        if upper_first:
+            return end >= bound if strict else end > bound
+        return end <= bound if strict else end < bound
+
+    failing = sorted(p for p, iv in intervals.items() if fails(iv))
+    unresolved = sorted(p for p, iv in intervals.items() if not holds(iv) and not fails(iv))
+    if failing:
+        verdict, deciding = "refuted", failing
+    elif not unresolved:
+        verdict, deciding = "confirmed", sorted(intervals)
+    else:
+        verdict, deciding = "inconclusive", unresolved
+    few = sorted(p for p in deciding if intervals[p].get("n_seeds", 1) < min_seeds)
+    why = ""
+    if verdict != "inconclusive" and few:
+        why = f"{verdict} on fewer than {min_seeds} seeds at {', '.join(map(str, few))}"
+        verdict = "inconclusive"
+    worst_key = max if upper_first else min
+    worst = worst_key(intervals, key=lambda p: intervals[p]["estimate"])
+    return {"verdict": verdict, "bound": bound, "direction": direction, "points": len(intervals),
+            "failing": failing, "unresolved": unresolved, "worst": str(worst),
+            "worst_interval": [intervals[worst]["low"], intervals[worst]["high"]],
+            "confidence": intervals[worst]["confidence"], "why": why}
+
+
+def comparison_verdict(differences: Mapping[str, dict], *, margin: float = 0.0,
+                       min_seeds: int = 1) -> dict:
+    """Decide "A better than B (lower by more than ``margin``) at every point".
+
+    ``differences``: per-point :func:`paired_difference` records (A - B).  Confirmed when every
+    upper end < -margin, refuted when some lower end >= -margin (A is not better there),
+    inconclusive otherwise.
+    """
+    return bound_verdict(differences, -margin, direction="<", min_seeds=min_seeds)
+
+
+def point_samples(instances: Sequence[Mapping], methods: Sequence[str],
+                  key: str = "ratio") -> dict[tuple[str, int], np.ndarray]:
+    """Per-instance records of a figure JSON -> {(family, n): seeds x graphs array}.
+
+    ``instances``: records with ``family``, ``n`` and ``results[method][key]`` (the figure
+    JSONs' ``instances``); ``methods``: one key per seed of one model (e.g. ``g2s_rnn_s0``,
+    ``g2s_rnn_s1``), or a single key for a one-seed model.  Instances a method did not run (or
+    ran without ``key``) are left out for every seed, so columns stay paired.
+    """
+    out: dict[tuple[str, int], list] = {}
+    for rec in instances:
+        res = rec.get("results", {})
+        vals = [res.get(m, {}).get(key) if isinstance(res.get(m), Mapping) else None
+                for m in methods]
+        if any(v is None for v in vals):
+            continue
+        out.setdefault((rec["family"], int(rec["n"])), []).append(vals)
+    return {p: np.asarray(v, dtype=float).T for p, v in sorted(out.items())}
+
+
+def point_intervals(samples: Mapping[tuple[str, int], np.ndarray], *,
+                    family_confidence: float = FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES,
+                    seed: int = SEED) -> dict[str, dict]:
+    """Bonferroni intervals (one per point) of the seed mean at every point of a claim.
+
+    Keys are ``"family@n"``; per-point confidence is ``per_point_confidence(len(samples))``.
+    """
+    conf = per_point_confidence(len(samples), family_confidence)
+    return {f"{fam}@{n}": interval_seed_mean(list(arr), confidence=conf,
+                                             n_resamples=n_resamples, seed=seed)
+            for (fam, n), arr in samples.items()}

@@ -1,0 +1,192 @@
+"""The decision rule (reproduce/verdicts.py) on hand-made inputs.
+
+Invariants, one test each:
+
+* every outcome of a bound claim (confirmed / refuted / inconclusive), for <=, >= and strict <;
+* a comparison is confirmed, refuted (A worse, or tied) or inconclusive;
+* a verdict resting on fewer seeds than required is inconclusive;
+* Bonferroni: per-point confidence 1 - 0.05 / k, and a wider interval at a higher level;
+* the interval over graphs is scipy's percentile bootstrap of the mean, reproducible from the
+  stored seed and resample count;
+* the two-level interval over seeds covers the seed means' spread and reduces to the one-level
+  interval for one seed;
+* the paired comparison sees a consistent small difference that an unpaired one would not;
+* figure-JSON instance records become seeds x graphs samples with the pairing kept.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from reproduce import verdicts as V  # noqa: E402
+
+
+def iv(low, high, n_seeds=3):
+    return {"estimate": (low + high) / 2, "low": low, "high": high, "confidence": 0.99,
+            "n_seeds": n_seeds}
+
+
+@pytest.mark.parametrize("points, verdict", [
+    ({"er@25": iv(1.00, 1.05), "er@50": iv(1.02, 1.09)}, "confirmed"),
+    ({"er@25": iv(1.00, 1.05), "er@50": iv(1.11, 1.20)}, "refuted"),
+    ({"er@25": iv(1.00, 1.05), "er@50": iv(1.08, 1.12)}, "inconclusive"),
+    ({"er@25": iv(1.08, 1.12), "er@50": iv(1.11, 1.20)}, "refuted"),   # refuted wins
+    ({"er@25": iv(1.00, 1.10)}, "confirmed"),                          # upper == bound holds
+])
+def test_bound_claim_outcomes(points, verdict):
+    assert V.bound_verdict(points, 1.10)["verdict"] == verdict
+
+
+def test_bound_claim_reports_deciding_points():
+    got = V.bound_verdict({"a@1": iv(1.0, 1.05), "b@2": iv(1.08, 1.12), "c@3": iv(1.2, 1.3)},
+                          1.10)
+    assert got["failing"] == ["c@3"] and got["unresolved"] == ["b@2"]
+    assert got["worst"] == "c@3" and got["worst_interval"] == [1.2, 1.3]
+
+
+@pytest.mark.parametrize("low, high, verdict", [
+    (8.5, 9.5, "confirmed"), (6.0, 7.9, "refuted"), (7.5, 8.5, "inconclusive")])
+def test_lower_bound_claim_outcomes(low, high, verdict):
+    assert V.bound_verdict({"p": iv(low, high)}, 8, direction=">=")["verdict"] == verdict
+
+
+def test_strict_bound_treats_the_bound_itself_as_failing():
+    assert V.bound_verdict({"p": iv(1.0, 1.0)}, 1.0, direction="<")["verdict"] == "refuted"
+    assert V.bound_verdict({"p": iv(1.0, 1.0)}, 1.0, direction="<=")["verdict"] == "confirmed"
+
+
+@pytest.mark.parametrize("a, b, verdict", [
+    ([1.00, 1.01, 1.02, 1.00, 1.01], [1.10, 1.12, 1.11, 1.13, 1.10], "confirmed"),
+    ([1.10, 1.12, 1.11, 1.13, 1.10], [1.00, 1.01, 1.02, 1.00, 1.01], "refuted"),
+    ([1.00, 1.10, 1.00, 1.10, 1.05], [1.05, 1.05, 1.05, 1.05, 1.05], "inconclusive"),
+    ([1.00, 1.10, 1.00], [1.00, 1.10, 1.00], "refuted"),   # a tie is not "better"
+])
+def test_comparison_outcomes(a, b, verdict):
+    d = V.paired_difference(a, b, n_resamples=999)
+    assert V.comparison_verdict({"p": d})["verdict"] == verdict
+
+
+def test_comparison_margin():
+    d = V.paired_difference([1.00, 1.01, 1.00], [1.02, 1.03, 1.02], n_resamples=999)
+    assert V.comparison_verdict({"p": d})["verdict"] == "confirmed"
+    assert V.comparison_verdict({"p": d}, margin=0.05)["verdict"] == "refuted"
+
+
+def test_too_few_seeds_is_inconclusive():
+    points = {"er@25": iv(1.0, 1.05, n_seeds=1), "er@50": iv(1.0, 1.05, n_seeds=3)}
+    assert V.bound_verdict(points, 1.10)["verdict"] == "confirmed"
+    got = V.bound_verdict(points, 1.10, min_seeds=3)
+    assert got["verdict"] == "inconclusive" and "er@25" in got["why"]
+    refuted = {"er@25": iv(1.2, 1.3, n_seeds=1)}
+    assert V.bound_verdict(refuted, 1.10, min_seeds=2)["verdict"] == "inconclusive"
+
+
+def test_bonferroni_levels_and_widths():
+    assert V.per_point_confidence(1) == pytest.approx(0.95)
+    assert V.per_point_confidence(5) == pytest.approx(0.99)
+    assert V.per_point_confidence(20) == pytest.approx(0.9975)
+    with pytest.raises(ValueError):
+        V.per_point_confidence(0)
+    x = np.random.default_rng(1).normal(1.05, 0.05, size=20)
+    narrow = V.interval_over_graphs(x, confidence=V.per_point_confidence(1))
+    wide = V.interval_over_graphs(x, confidence=V.per_point_confidence(20))
+    assert wide["low"] < narrow["low"] < narrow["high"] < wide["high"]
+
+
+def test_interval_over_graphs_is_scipys_percentile_bootstrap():
+    x = np.array([1.154, 1.080, 1.077, 1.02, 1.10])
+    got = V.interval_over_graphs(x, n_resamples=2000, seed=7)
+    ref = stats.bootstrap((x,), np.mean, n_resamples=2000, method="percentile",
+                          **{V._RNG_ARG: np.random.default_rng(7)})
+    assert got["low"] == pytest.approx(ref.confidence_interval.low)
+    assert got["high"] == pytest.approx(ref.confidence_interval.high)
+    assert got["estimate"] == pytest.approx(x.mean())
+    again = V.interval_over_graphs(x, n_resamples=2000, seed=7)
+    assert json.loads(json.dumps(got)) == again      # JSON-storable and reproducible
+    assert (got["n_resamples"], got["seed"], got["method"]) == (2000, 7, "percentile")
+    assert (got["n_graphs"], got["n_seeds"]) == (5, 1)
+
+
+def test_paper_example_fig4_mis_er_is_inconclusive():
+    """The issue's example: per-graph MIS ratios 1.154, 1.080, 1.077 against 1.10 (5 sizes)."""
+    conf = V.per_point_confidence(5)
+    point = V.interval_over_graphs([1.154, 1.080, 1.077], confidence=conf)
+    assert point["estimate"] > 1.10 and point["low"] < 1.10 < point["high"]
+    others = {f"er@{n}": V.interval_over_graphs([1.0, 1.01, 1.0], confidence=conf)
+              for n in (25, 50, 100, 400)}
+    assert V.bound_verdict({**others, "er@200": point}, 1.10)["verdict"] == "inconclusive"
+
+
+def test_degenerate_samples():
+    one = V.interval_over_graphs([1.2])
+    assert (one["low"], one["high"], one["n_graphs"]) == (1.2, 1.2, 1)
+    const = V.interval_seed_mean([[1.0, 1.0], [1.0, 1.0]])
+    assert (const["low"], const["high"], const["n_seeds"]) == (1.0, 1.0, 2)
+    with pytest.raises(ValueError):
+        V.interval_over_graphs([])
+
+
+def test_two_level_interval():
+    per_seed = [[1.00, 1.02, 1.01], [1.30, 1.28, 1.32], [1.10, 1.12, 1.09]]
+    got = V.interval_seed_mean(per_seed, n_resamples=4000)
+    means = [np.mean(s) for s in per_seed]
+    assert got["estimate"] == pytest.approx(np.mean(means))
+    assert got["n_seeds"] == 3 and got["resampled"].startswith("seeds")
+    # seed spread dominates: the interval reaches towards the extreme seed means
+    assert got["low"] < 1.05 and got["high"] > 1.25
+    pooled = V.interval_over_graphs(np.concatenate(per_seed), n_resamples=4000)
+    assert got["high"] - got["low"] > pooled["high"] - pooled["low"]
+    single = V.interval_seed_mean([per_seed[0]], n_resamples=999, seed=3)
+    assert single == V.interval_over_graphs(per_seed[0], n_resamples=999, seed=3)
+    # one deterministic graph per seed (the greedy worst case): seeds are the replication
+    worst = V.interval_seed_mean([[1.0], [1.1], [1.5]], n_resamples=999)
+    assert worst["low"] == pytest.approx(1.0) and worst["high"] == pytest.approx(1.5)
+
+
+def test_two_level_interval_unequal_graph_counts():
+    got = V.interval_seed_mean([[1.0, 1.0, 1.0, 1.0], [2.0]], n_resamples=999)
+    assert got["estimate"] == pytest.approx(1.5)    # each seed weighs the same
+    assert 1.0 <= got["low"] <= got["high"] <= 2.0
+
+
+def test_pairing_detects_a_consistent_small_difference():
+    rng = np.random.default_rng(0)
+    hard = rng.uniform(1.0, 1.5, size=15)              # graphs differ a lot in difficulty
+    a, b = hard, hard + 0.02                            # A always 0.02 better
+    paired = V.paired_difference(a, b, n_resamples=2000)
+    assert paired["high"] < 0
+    ua = V.interval_over_graphs(a, n_resamples=2000)
+    ub = V.interval_over_graphs(b, n_resamples=2000)
+    assert ua["high"] > ub["low"]                       # unpaired intervals overlap
+    multi = V.paired_difference([a, a + 0.001], [b, b - 0.001, b], n_resamples=2000)
+    assert multi["high"] < 0 and (multi["n_seeds_a"], multi["n_seeds_b"]) == (2, 3)
+    with pytest.raises(ValueError):
+        V.paired_difference([1.0, 1.0], [1.0])
+
+
+def test_paired_difference_on_one_shared_graph_resamples_seeds():
+    d = V.paired_difference([[1.0], [1.1]], [[1.3], [1.2], [1.25]], n_resamples=999)
+    assert d["estimate"] == pytest.approx(1.05 - 1.25)
+    assert -0.3 <= d["low"] <= d["high"] < 0
+
+
+def test_point_samples_from_instance_records():
+    instances = [
+        {"family": "er", "n": 25, "results": {"m_s0": {"ratio": 1.0}, "m_s1": {"ratio": 1.1}}},
+        {"family": "er", "n": 25, "results": {"m_s0": {"ratio": 1.2}, "m_s1": {"ratio": 1.3}}},
+        {"family": "er", "n": 50, "results": {"m_s0": {"ratio": 1.0}}},   # s1 missing: dropped
+        {"family": "regular", "n": 25, "results": {"m_s0": {"ratio": 1.0},
+                                                   "m_s1": {"ratio": 1.0}}},
+    ]
+    got = V.point_samples(instances, ["m_s0", "m_s1"])
+    assert list(got) == [("er", 25), ("regular", 25)]
+    np.testing.assert_array_equal(got[("er", 25)], [[1.0, 1.2], [1.1, 1.3]])
+    ivs = V.point_intervals(got, n_resamples=999)
+    assert set(ivs) == {"er@25", "regular@25"}
+    assert all(r["confidence"] == pytest.approx(0.975) for r in ivs.values())
+    assert V.bound_verdict(ivs, 1.5)["verdict"] == "confirmed"
