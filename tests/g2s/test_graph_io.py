@@ -1,6 +1,6 @@
 """Graph files: round-trips in every format, and every refused input gives a clear error.
 
-* write then read gives the same graph (up to the 0..n-1 relabelling) in all four formats;
+* write then read gives the same graph (up to the 0..n-1 relabelling) in every format;
 * malformed files, directed graphs, self-loops, out-of-range DIMACS vertices and empty graphs
   raise GraphFormatError with a message naming the problem;
 * duplicate edges are normalised with a warning; labels are kept for reporting.
@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from g2s.graph_io import FORMATS, GraphFormatError, read_graph, write_graph
 from tests.strategies import graphs
 
-EXT = {"edgelist": ".txt", "dimacs": ".dimacs", "graph6": ".g6", "graphml": ".graphml"}
+EXT = {"edgelist": ".txt", "dimacs": ".dimacs", "graph6": ".g6", "graphml": ".graphml",
+       "mtx": ".mtx", "metis": ".graph"}
 
 
 @settings(max_examples=25)
