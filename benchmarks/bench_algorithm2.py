@@ -27,7 +27,8 @@ from pathlib import Path
 
 import torch
 
-from g2s.evaluate import algorithm2_fast, algorithm2_literal, default_checkpoint, load_checkpoint
+from g2s.checkpoints import default_checkpoint, load_checkpoint
+from g2s.evaluate import algorithm2_fast, algorithm2_literal
 from g2s.graphs import instance_seed, make_graph
 from g2s.nn.batch import batch_graphs
 

@@ -24,7 +24,7 @@ from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective
 
 __all__ = ["main", "build_parser"]
 
-#: neural baselines of issue 6, applied with their shipped ER-15 checkpoints
+#: the neural baselines (g2s.nn.baselines), applied with their shipped ER-15 checkpoints
 MODEL_METHODS = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
 SOLVE_METHODS = ("greedy", "list", "list-left", "matching", "reference", "g2s", *MODEL_METHODS)
 
@@ -62,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random seed; heuristics break ties by it (default: smallest label)")
     s.add_argument("--checkpoint", type=Path, default=None,
                    help="model weights for a neural method (default: the shipped one)")
-    s.add_argument("--t-max", type=int, default=15, help="Algorithm 2's T_max for --method g2s")
+    s.add_argument("--t-max", type=int, default=None,
+                   help="Algorithm 2's T_max for --method g2s (default: the checkpoint's, 15 "
+                        "for the shipped ones)")
     s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
     s.add_argument("--output", type=Path, default=None,
                    help="also write the JSON to this file (atomically)")

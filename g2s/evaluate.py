@@ -33,36 +33,14 @@ from pathlib import Path
 import networkx as nx
 import torch
 
+from g2s.checkpoints import default_t_max, load_checkpoint, shipped_checkpoint
 from g2s.nn.batch import GraphBatch, batch_edge_arrays, edge_array
-from g2s.nn.model import QModel, build_model
+from g2s.nn.model import QModel
 from g2s.problems import check_solution, utility
 from g2s.rl.env import candidate_mask
 
-__all__ = ["CHECKPOINT_DIR", "default_checkpoint", "load_checkpoint", "greedy_rollout",
-           "algorithm2_literal", "algorithm2_fast", "solve_with_model", "solve_g2s"]
-
-CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
-
-
-def default_checkpoint(problem: str) -> Path:
-    """The shipped checkpoint for ``problem`` per ``checkpoints/defaults.json``."""
-    import json
-    table = json.loads((CHECKPOINT_DIR / "defaults.json").read_text())
-    return CHECKPOINT_DIR / table[problem]
-
-
-def load_checkpoint(path, device="cpu", dtype=torch.float64) -> tuple[QModel, dict]:
-    """Load ``(model, meta)`` with ``torch.load(..., weights_only=True)``.
-
-    Evaluation runs in float64 by default (weights are trained in float32): it makes exact
-    ties between symmetric vertices robust to rounding noise (see :data:`SCORE_QUANTUM`).
-    """
-    payload = torch.load(Path(path), map_location=device, weights_only=True)
-    meta = payload["meta"]
-    model = build_model(meta["model_config"]).to(device)
-    model.load_state_dict(payload["state_dict"])
-    model.to(dtype).eval()
-    return model, meta
+__all__ = ["greedy_rollout", "algorithm2_literal", "algorithm2_fast", "solve_with_model",
+           "solve_g2s"]
 
 
 #: scores are rounded to multiples of this before the argmax, so that float rounding noise
@@ -174,20 +152,11 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     return S, info
 
 
-def shipped_checkpoint(encoder: str, problem: str) -> Path:
-    """The shipped ER-15 checkpoint of ``encoder`` for ``problem`` (G2S-RNN: the default seed)."""
-    if encoder == "g2s_rnn":
-        return default_checkpoint(problem)
-    path = CHECKPOINT_DIR / f"{encoder}_{problem}_er15_s0.pt"
-    if not path.exists():
-        raise ValueError(f"no shipped {encoder} checkpoint for {problem}; train one with "
-                         f"'g2s train' and pass --checkpoint")
-    return path
-
-
-def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int = 15,
+def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int | None = None,
               device="cpu", encoder: str = "g2s_rnn") -> tuple[set, dict]:
-    """``g2s solve --method g2s|s2v|...``: a shipped (or given) checkpoint on a user's graph."""
+    """``g2s solve --method g2s|s2v|...``: a shipped (or given) checkpoint on a user's graph.
+
+    ``t_max`` defaults to the ``T_max`` stored in the checkpoint's model config."""
     path = Path(checkpoint) if checkpoint is not None else shipped_checkpoint(encoder, problem)
     if not path.is_file():
         raise ValueError(f"no such checkpoint: {path}")
@@ -195,6 +164,7 @@ def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int = 15,
     trained_for = meta["train_config"]["problem"]
     if trained_for != problem:
         raise ValueError(f"checkpoint {path.name} was trained for {trained_for}, not {problem}")
+    t_max = default_t_max(meta) if t_max is None else t_max
     S, info = solve_with_model(model, problem, G, t_max=t_max, device=device)
     info["checkpoint"] = str(path)
     return S, info

@@ -17,19 +17,38 @@ What is normalised (with a warning) and what is refused (:class:`GraphFormatErro
   edge is a set), and a DIMACS ``p`` line whose edge count disagrees with the ``e`` lines;
 * accepted silently: comments (``#``/``%`` in edge lists, ``c`` in DIMACS), blank lines,
   isolated vertices (DIMACS, GraphML, graph6), and graphs without edges.
+
+Labels (edge lists) are kept exactly as written, so distinct byte strings stay distinct vertices:
+
+* text formats must be UTF-8: other bytes are refused (never replaced by U+FFFD, which would
+  merge distinct labels); a NUL byte (a binary or UTF-16 file) and a byte-order mark after the
+  start are refused; a leading UTF-8 byte-order mark is dropped;
+* fields are separated by ASCII blanks (space, tab) only and lines end at ``\n`` (``\r\n``
+  too), so a label may hold any other character;
+* a label is read as an integer only when written canonically (``0``, ``7``, ``-3``): ``01``,
+  ``+1``, ``1_0`` and non-ASCII digits stay strings, distinct from ``1`` and ``10``;
+* a third column (an edge weight) is ignored with one warning, and so are GraphML edge
+  attributes and any GraphML graph after the first: the problems are unweighted;
+* a DIMACS ``p`` line may declare at most :data:`MAX_VERTICES` vertices (checked before
+  anything is allocated).
 """
 
 from __future__ import annotations
 
 import io
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
 
-__all__ = ["GraphFormatError", "InputGraph", "FORMATS", "read_graph", "write_graph",
-           "detect_format", "from_networkx"]
+__all__ = ["GraphFormatError", "InputGraph", "FORMATS", "MAX_VERTICES", "read_graph",
+           "write_graph", "detect_format", "from_networkx", "decode_text"]
+
+#: the most vertices a file may declare (DIMACS ``p`` line): beyond it a 30-byte header would
+#: allocate gigabytes before a single edge is read; networkx needs ~0.5 kB per vertex
+MAX_VERTICES = 5_000_000
 
 #: the last two (and gzip/bzip2/xz/zip input) are read by :mod:`g2s.graph_formats`
 FORMATS = ("edgelist", "dimacs", "graph6", "graphml", "mtx", "metis")
@@ -90,31 +109,58 @@ def from_networkx(H: nx.Graph, warnings: list | None = None) -> InputGraph:
     return InputGraph(G, labels, warnings)
 
 
-def _token(tok: str):
+def decode_text(raw: bytes) -> str:
+    """UTF-8 text of a graph file, refusing what would make distinct labels equal or garble
+    them: invalid UTF-8, NUL bytes, and byte-order marks after the start (a leading one is
+    dropped)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
     try:
-        return int(tok)
-    except ValueError:
-        return tok
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise GraphFormatError(f"line {line}: byte 0x{raw[exc.start]:02x} is not valid UTF-8; "
+                               "re-encode the file as UTF-8 (labels are compared as text, and "
+                               "replacing the byte would merge distinct labels)") from None
+    for bad, what in (("\x00", "a NUL byte (a binary or UTF-16 file?)"),
+                      ("\ufeff", "a byte-order mark inside the file (concatenated files?)")):
+        at = text.find(bad)
+        if at >= 0:
+            raise GraphFormatError(f"line {text.count(chr(10), 0, at) + 1}: {what}")
+    return text
+
+
+_CANONICAL_INT = re.compile(r"-?[1-9][0-9]*|0")
+_BLANKS = re.compile(r"[ \t]+")
+
+
+def _token(tok: str):
+    """An integer label when written canonically, else the string itself (``01`` != ``1``)."""
+    return int(tok) if _CANONICAL_INT.fullmatch(tok) else tok
 
 
 def _read_edgelist(text: str) -> InputGraph:
     H = nx.MultiGraph()
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].split("%", 1)[0].strip()
+    weighted = 0
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        line = raw.split("#", 1)[0].split("%", 1)[0].strip(" \t\r")
         if not line:
             continue
-        parts = line.split()
+        parts = _BLANKS.split(line)
         if len(parts) < 2:
             raise GraphFormatError(f"line {lineno}: expected 'u v', got {raw.strip()!r}")
         if len(parts) > 3:
             raise GraphFormatError(f"line {lineno}: expected 'u v' or 'u v weight', got "
                                    f"{raw.strip()!r}")
+        weighted += len(parts) == 3
         u, v = _token(parts[0]), _token(parts[1])
         if u == v:
             raise GraphFormatError(f"line {lineno}: self-loop at vertex {u!r}: only simple "
                                    "graphs are supported")
         H.add_edge(u, v)
-    return from_networkx(H)
+    warnings = [f"ignored the third column (edge weights) on {weighted} line(s): the problems "
+                "are unweighted"] if weighted else []
+    return from_networkx(H, warnings)
 
 
 def _read_dimacs(text: str) -> InputGraph:
@@ -130,13 +176,13 @@ def _read_dimacs(text: str) -> InputGraph:
                 raise GraphFormatError(f"line {lineno}: second 'p' line")
             if len(parts) != 4 or parts[1] not in ("edge", "col"):
                 raise GraphFormatError(f"line {lineno}: expected 'p edge N M', got {raw.strip()!r}")
-            try:
-                n, m_declared = int(parts[2]), int(parts[3])
-            except ValueError:
-                raise GraphFormatError(f"line {lineno}: N and M must be integers") from None
-            if n < 0 or m_declared < 0:
-                raise GraphFormatError(f"line {lineno}: N and M must be non-negative")
-            H.add_nodes_from(range(1, n + 1))
+            if not (parts[2].isascii() and parts[2].isdigit() and parts[3].isascii()
+                    and parts[3].isdigit()):
+                raise GraphFormatError(f"line {lineno}: N and M must be non-negative integers")
+            n, m_declared = int(parts[2]), int(parts[3])
+            if n > MAX_VERTICES:
+                raise GraphFormatError(f"line {lineno}: 'p' line declares {n} vertices; at most "
+                                       f"{MAX_VERTICES} are accepted")
         elif parts[0] == "e":
             if n is None:
                 raise GraphFormatError(f"line {lineno}: 'e' line before the 'p edge N M' line")
@@ -156,6 +202,7 @@ def _read_dimacs(text: str) -> InputGraph:
             raise GraphFormatError(f"line {lineno}: unknown DIMACS line type {parts[0]!r}")
     if n is None:
         raise GraphFormatError("no 'p edge N M' line")
+    H.add_nodes_from(range(1, n + 1))  # the declared isolated vertices, once N is checked
     if H.number_of_edges() != m_declared:
         warnings.append(f"'p' line declares {m_declared} edges, file has {H.number_of_edges()}")
     return from_networkx(H, warnings)

@@ -51,7 +51,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     p.add_argument("--encoder", default="g2s_rnn",
                    choices=("g2s_rnn", "s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn",
                             "wl_embed"),
-                   help="g2s_rnn (G2S-RNN, default) or a neural baseline of issue 6")
+                   help="g2s_rnn (G2S-RNN, default) or a neural baseline (Section 5)")
     p.add_argument("--out", required=True, help="checkpoint path (.pt); a .json sidecar is written")
     p.add_argument("--no-resume", action="store_true", help="ignore an existing .resume.pt")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
@@ -74,28 +74,3 @@ def main(argv=None, args: argparse.Namespace | None = None) -> dict:
 
 if __name__ == "__main__":
     main()
-
-
-def select_default_checkpoints(directory=None) -> dict:
-    """Write ``checkpoints/defaults.json``: per problem, the seed with the best validation ratio.
-
-    Chosen from the training-time validation set only (never from test results); ties go to
-    the better final validation ratio, then the smaller seed.
-    """
-    import json
-    from pathlib import Path
-
-    from g2s.evaluate import CHECKPOINT_DIR
-    directory = Path(directory) if directory is not None else CHECKPOINT_DIR
-    best: dict = {}
-    for meta_path in sorted(directory.glob("g2s_rnn_*.json")):
-        meta = json.loads(meta_path.read_text())
-        cfg = meta["train_config"]
-        if cfg["graphs"] != "er" or cfg["n"] != 15:
-            continue
-        score = (meta["best_val_ratio"], meta["final_val_ratio"], meta["seed"])
-        if cfg["problem"] not in best or score < best[cfg["problem"]][0]:
-            best[cfg["problem"]] = (score, meta_path.with_suffix(".pt").name)
-    table = {p: name for p, (_, name) in sorted(best.items())}
-    (directory / "defaults.json").write_text(json.dumps(table, indent=1) + "\n")
-    return table

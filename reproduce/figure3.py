@@ -194,8 +194,8 @@ def retrain(device: str, directory=None) -> None:
     """Retrain the MVC checkpoints with the settings recorded in their JSON sidecars."""
     import json
 
+    from g2s.checkpoints import select_default_checkpoints
     from g2s.rl.dqn import TrainConfig, train
-    from g2s.train import select_default_checkpoints
     for path in checkpoint_paths(directory).values():
         meta = json.loads(path.with_suffix(".json").read_text())
         cfg = TrainConfig.from_dict({**meta["train_config"], "device": device})

@@ -123,7 +123,8 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
         from g2s.heuristics import run_heuristic
         S, info = run_heuristic(method, problem, G), {}
     else:
-        from g2s.evaluate import load_checkpoint, solve_with_model
+        from g2s.checkpoints import load_checkpoint
+        from g2s.evaluate import solve_with_model
         model, _ = load_checkpoint(checkpoint, device=device)
         S, info = solve_with_model(model, problem, G, t_max=t_max, device=device)
     return {"objective": check_solution(problem, G, S), "best_T": info.get("best_T"),

@@ -17,7 +17,6 @@ Invariants, one test each:
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 
 import networkx as nx
@@ -30,7 +29,14 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import g2s.nn.baselines  # noqa: E402, F401  registers the encoders
-from g2s.evaluate import CHECKPOINT_DIR, load_checkpoint, solve_with_model  # noqa: E402
+from g2s.checkpoints import (  # noqa: E402
+    checkpoint_path,
+    load_checkpoint,
+    read_meta,
+    shipped,
+    training_set,
+)
+from g2s.evaluate import solve_with_model  # noqa: E402
 from g2s.graphs import as_rng  # noqa: E402
 from g2s.nn.baselines import BASELINES, encoder_locality  # noqa: E402
 from g2s.nn.batch import batch_graphs, edge_array  # noqa: E402
@@ -233,8 +239,7 @@ def test_short_training_run_writes_a_loadable_checkpoint(name, tmp_path):
     assert is_feasible("mvc", G, S) and info["best_T"] is None
 
 
-SHIPPED = sorted(p for p in CHECKPOINT_DIR.glob("*.pt")
-                 if p.name.split("_")[0] in {"s2v", "sage", "wl"} and ".resume" not in p.name)
+SHIPPED = [p for k, p in shipped().items() if k.encoder in BASELINES]
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
@@ -257,13 +262,13 @@ def test_every_baseline_is_shipped_at_the_paper_iteration_count(encoder):
     """Section 5 / Appendix D: 100,000 iterations (the WL kernel NN 200,000), d = 16, on ER-15
     (p = 0.15) for each problem and on bipartite-20 for MVC; each sidecar records it."""
     for problem, family, n in BASELINE_SETTINGS:
-        path = CHECKPOINT_DIR / f"{encoder}_{problem}_{family}{n}_s0.json"
-        m = json.loads(path.read_text())
+        path = checkpoint_path(encoder, problem, training_set(family, n))
+        m = read_meta(path)
         t = m["train_config"]
         assert (m["model_config"]["encoder"], t["problem"], t["graphs"], t["n"]) == \
             (encoder, problem, family, n)
         assert m["iterations"] == (200_000 if encoder == "wl_nn" else 100_000), path.name
-        assert m["model_config"]["dim"] == 16 and path.with_suffix(".pt").exists()
+        assert m["model_config"]["dim"] == 16 and path.exists()
 
 
 @pytest.mark.parametrize("n", [100, 200])

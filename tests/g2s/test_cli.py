@@ -7,14 +7,11 @@ no traceback ever reaches stderr, and a failed run writes no --output file.
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-import g2s
+from g2s.checkpoints import checkpoint_path
 from g2s.cli import main
-
-CHECKPOINT_DIR = Path(g2s.__file__).parent / "checkpoints"
 
 
 def run(*args):
@@ -83,7 +80,7 @@ def test_neural_methods_give_feasible_json(petersen, method, capsys):
 @pytest.mark.parametrize("args,needle", [
     (["solve", "--problem", "mvc", "--method", "g2s", "--device", "banana"], "unknown device"),
     (["solve", "--problem", "maxcut", "--method", "sage_gcn", "--checkpoint",
-      str(CHECKPOINT_DIR / "sage_gcn_mvc_er15_s0.pt")], "trained for mvc, not maxcut"),
+      str(checkpoint_path("sage_gcn", "mvc"))], "trained for mvc, not maxcut"),
     (["solve", "--problem", "mvc", "--method", "g2s", "--checkpoint", "NOPE.pt"],
      "no such checkpoint"),
     (["train", "--problem", "tsp", "--out", "x.pt"], "invalid choice"),

@@ -18,15 +18,8 @@ import pytest
 import torch
 
 from g2s import problems as P
-from g2s.evaluate import (
-    CHECKPOINT_DIR,
-    algorithm2_fast,
-    algorithm2_literal,
-    default_checkpoint,
-    load_checkpoint,
-    solve_g2s,
-    solve_with_model,
-)
+from g2s.checkpoints import CHECKPOINT_DIR, default_checkpoint, load_checkpoint
+from g2s.evaluate import algorithm2_fast, algorithm2_literal, solve_g2s, solve_with_model
 from g2s.graphs import make_graph
 from g2s.nn.batch import batch_graphs
 from g2s.nn.model import build_model

@@ -65,9 +65,9 @@ def test_shipped_checkpoints_record_training_settings():
     """What we used (Section 5): ER-15 (p = 0.15), T = 5, T_max = 15, d = 16, Adam 1e-3,
     epsilon 1.0 -> 0.05 over 10,000 iterations, and the paper's 100,000 iterations
     (PAPER_ITERATIONS_PROBLEMS), recorded in every shipped checkpoint."""
-    from g2s.evaluate import CHECKPOINT_DIR
-    paths = sorted(CHECKPOINT_DIR.glob("g2s_rnn_*_er15_*.json"))
-    metas = [json.loads(p.read_text()) for p in paths]
+    from g2s.checkpoints import read_meta, shipped
+    metas = [read_meta(p) for k, p in shipped().items()
+             if (k.encoder, k.trained_on) == ("g2s_rnn", "er15")]
     assert {m["train_config"]["problem"] for m in metas} == set(P.PROBLEMS)
     assert sum(m["train_config"]["problem"] == "mvc" for m in metas) >= 3
     for m in metas:
@@ -85,9 +85,11 @@ def test_shipped_checkpoints_record_training_settings():
 def test_shipped_weights_follow_the_keep_best_tie_rule():
     """Shipped weights are the best-validation ones, ties going to the latest iteration: ER-15
     validation saturates early, and the first best would ship barely trained weights."""
-    from g2s.evaluate import CHECKPOINT_DIR
-    for path in sorted(CHECKPOINT_DIR.glob("g2s_rnn_*_er15_*.json")):
-        m = json.loads(path.read_text())
+    from g2s.checkpoints import read_meta, shipped
+    for k, path in shipped().items():
+        if (k.encoder, k.trained_on) != ("g2s_rnn", "er15"):
+            continue
+        m = read_meta(path)
         curve = m["validation_curve"]
         best = min(c["val_ratio"] for c in curve)
         assert m["best_val_ratio"] == best

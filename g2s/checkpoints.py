@@ -1,0 +1,135 @@
+"""The registry of trained models shipped with the package: names, listing, defaults, loading.
+
+One checkpoint is one trained model, identified by four things and stored as
+``CHECKPOINT_DIR / "{encoder}_{problem}_{trained_on}_s{seed}.pt"`` (weights and metadata,
+loadable with ``torch.load(..., weights_only=True)``) next to a JSON sidecar with the same
+metadata (model config, training config, validation curve):
+
+* ``encoder``: a key of :data:`g2s.nn.model.ENCODERS` (``g2s_rnn``, ``s2v``, ``sage_gcn``, ...);
+* ``problem``: ``mvc``, ``maxcut`` or ``mis``;
+* ``trained_on``: the training set, the graph family and size (:func:`training_set`), e.g.
+  ``er15`` (Section 5), ``bipartite20`` (Figure 2), ``planted15`` (Appendix D.2);
+* ``seed``: the training seed.
+
+:func:`checkpoint_path` is the only place that builds a file name; every script and test asks
+it.  A folder other than :data:`CHECKPOINT_DIR` (a retrained set, the early-stopped
+``early20k`` weights) holds files named the same way.  ``defaults.json`` names, per problem, the
+G2S-RNN checkpoint that ``g2s solve --method g2s`` uses (:func:`select_default_checkpoints`).
+The model config stored in a checkpoint carries ``T_max`` (Algorithm 2 tries ``T = 1..T_max``),
+which :func:`default_t_max` reads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+__all__ = ["CHECKPOINT_DIR", "CheckpointId", "training_set", "checkpoint_path", "shipped",
+           "read_meta", "default_checkpoint", "shipped_checkpoint", "load_checkpoint",
+           "default_t_max", "select_default_checkpoints"]
+
+CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
+_DEFAULTS = "defaults.json"
+_NAME = re.compile(r"^(?P<encoder>\w+?)_(?P<problem>mvc|maxcut|mis)_(?P<trained_on>[a-z_]+\d+)"
+                   r"_s(?P<seed>\d+)\.pt$")
+
+
+class CheckpointId(NamedTuple):
+    """What identifies a trained model (the parts of its file name)."""
+    encoder: str
+    problem: str
+    trained_on: str
+    seed: int
+
+
+def training_set(graphs: str, n: int) -> str:
+    """The ``trained_on`` tag of a training set: graph family and size, e.g. ``er15``."""
+    return f"{graphs}{int(n)}"
+
+
+def checkpoint_path(encoder: str, problem: str, trained_on: str = "er15", seed: int = 0,
+                    directory: str | Path | None = None) -> Path:
+    """Where the checkpoint of ``(encoder, problem, trained_on, seed)`` lives (present or not).
+
+    ``directory`` replaces :data:`CHECKPOINT_DIR` (e.g. ``CHECKPOINT_DIR / "early20k"``).
+    """
+    folder = CHECKPOINT_DIR if directory is None else Path(directory)
+    return folder / f"{encoder}_{problem}_{trained_on}_s{int(seed)}.pt"
+
+
+def shipped(directory: str | Path | None = None) -> dict[CheckpointId, Path]:
+    """Every checkpoint present in ``directory`` (default :data:`CHECKPOINT_DIR`), sorted."""
+    folder = CHECKPOINT_DIR if directory is None else Path(directory)
+    out = {}
+    for path in sorted(folder.glob("*.pt")):
+        m = _NAME.match(path.name)
+        if m:
+            out[CheckpointId(m["encoder"], m["problem"], m["trained_on"], int(m["seed"]))] = path
+    return out
+
+
+def read_meta(path: str | Path) -> dict:
+    """The metadata of a checkpoint from its JSON sidecar (no torch needed)."""
+    return json.loads(Path(path).with_suffix(".json").read_text())
+
+
+def default_checkpoint(problem: str) -> Path:
+    """The shipped G2S-RNN checkpoint for ``problem`` named by ``checkpoints/defaults.json``."""
+    table = json.loads((CHECKPOINT_DIR / _DEFAULTS).read_text())
+    return CHECKPOINT_DIR / table[problem]
+
+
+def shipped_checkpoint(encoder: str, problem: str) -> Path:
+    """The shipped ER-15 checkpoint of ``encoder`` for ``problem`` (G2S-RNN: the default seed)."""
+    if encoder == "g2s_rnn":
+        return default_checkpoint(problem)
+    path = checkpoint_path(encoder, problem)
+    if not path.exists():
+        raise ValueError(f"no shipped {encoder} checkpoint for {problem}; train one with "
+                         f"'g2s train' and pass --checkpoint")
+    return path
+
+
+def load_checkpoint(path, device="cpu", dtype=None):
+    """Load ``(model, meta)`` with ``torch.load(..., weights_only=True)``.
+
+    Evaluation runs in float64 by default (weights are trained in float32): it makes exact
+    ties between symmetric vertices robust to rounding noise (see
+    :data:`g2s.evaluate.SCORE_QUANTUM`).
+    """
+    import torch
+
+    from g2s.checkpoint_file import build_checked_model, read_checkpoint
+    payload = read_checkpoint(path, device=device)  # one-line CheckpointError on any fault
+    model = build_checked_model(payload, path, device=device)
+    model.to(torch.float64 if dtype is None else dtype).eval()
+    return model, payload["meta"]
+
+
+def default_t_max(meta: dict) -> int:
+    """Algorithm 2's ``T_max`` stored in a checkpoint's model config (Section 5: 15)."""
+    return int(meta["model_config"]["T_max"])
+
+
+def select_default_checkpoints(directory=None) -> dict:
+    """Write ``defaults.json``: per problem, the ER-15 G2S-RNN seed with the best validation
+    ratio.
+
+    Chosen from the training-time validation set only (never from test results); ties go to
+    the better final validation ratio, then the smaller seed.
+    """
+    folder = Path(directory) if directory is not None else CHECKPOINT_DIR
+    best: dict = {}
+    for ident, path in shipped(folder).items():
+        if ident.encoder != "g2s_rnn" or ident.trained_on != training_set("er", 15):
+            continue
+        meta = read_meta(path)
+        score = (meta["best_val_ratio"], meta["final_val_ratio"], meta["seed"])
+        if ident.problem not in best or score < best[ident.problem][0]:
+            best[ident.problem] = (score, path.name)
+    table = {p: name for p, (_, name) in sorted(best.items())}
+    from g2s.fsutil import atomic_write_text
+    atomic_write_text(folder / _DEFAULTS, json.dumps(table, indent=1) + "\n")
+    return table
