@@ -39,3 +39,37 @@ def test_sigma_zero_remark():
         "qualified"
     assert derive_verdicts(_result(curves, err_sigma0=0.05))[
         "sigma-zero-noise-did-not-matter"]["verdict"] == "pending"
+
+
+def _rc(n, d, exact_by_t, graphs=80):
+    return {"n": n, "d": d, "points": [{"T": T, "graphs": graphs, "exact": k}
+                                       for T, k in exact_by_t]}
+
+
+def test_rate_interval_is_wilson():
+    from reproduce.theorem1 import rate_interval
+    lo, hi = rate_interval(50, 50)
+    assert abs(lo - 50 / (50 + 1.959964 ** 2)) < 1e-4 and hi == 1.0
+    assert rate_interval(80, 80)[0] >= 0.95 > rate_interval(50, 50)[0]  # 73+ graphs needed
+    lo, hi = rate_interval(0, 40)
+    assert lo == 0.0 and 0.08 < hi < 0.1
+
+
+def test_recovery_verdict_outcomes():
+    """Hand-made inputs for every outcome of the issue-16 rule (decided on intervals)."""
+    from reproduce.theorem1 import recovery_verdict
+    all_exact = [_rc(6, 1, [(500, 40), (2000, 80)]), _rc(20, 2, [(1000, 10), (4000, 80)])]
+    v = recovery_verdict(all_exact)
+    assert v["verdict"] == "confirmed" and v["settings"]["n=6 d=1"]["t_reached"] == 2000
+    # 50/50 exact is a point estimate of 1.0 but its lower end is 0.929 < 0.95
+    few = [_rc(6, 1, [(500, 10, ), (2000, 50)], graphs=50)]
+    assert recovery_verdict(few)["verdict"] == "not-reproduced"
+    # n = 6 reaches, n = 20 improves but stays short: qualified, evidence stops at n = 20
+    v = recovery_verdict([_rc(6, 1, [(500, 40), (2000, 80)]), _rc(20, 1, [(1000, 5), (4000, 60)])])
+    assert v["verdict"] == "qualified" and v["stops_at"] == ["n=20 d=1 t=4000"]
+    # short and not improving: inconclusive
+    flat = [_rc(6, 1, [(500, 40), (2000, 80)]), _rc(20, 1, [(1000, 55), (4000, 60)])]
+    assert recovery_verdict(flat)["verdict"] == "not-reproduced"
+    # significantly worse with more data: refuted
+    worse = [_rc(6, 1, [(500, 40), (2000, 80)]), _rc(20, 1, [(1000, 70), (4000, 20)])]
+    assert recovery_verdict(worse)["verdict"] == "refuted"
