@@ -1,8 +1,21 @@
 """The ``g2s`` command: solve MVC / MaxCut / MIS on a graph file, train and evaluate models.
 
 ``g2s solve --problem {mvc,maxcut,mis} --method METHOD [options] FILE`` prints one JSON object:
-``objective``, ``solution`` (in the file's vertex labels), ``feasible``, ``bound``/``status``
-where the method proves one, ``seconds``, and any normalisation ``warnings``.
+``problem``, ``method``, ``file``, ``n``, ``m``, ``objective``, ``solution`` (in the file's
+vertex labels), ``feasible``, ``status``, any normalisation ``warnings``, and three wall-clock
+timings with one meaning each, for every method:
+
+* ``read_s``: reading, unpacking, parsing and validating the graph file;
+* ``solve_s``: the method itself (a neural method: loading its checkpoint and Algorithm 2);
+* ``total_s``: the whole command from the start of reading to the JSON: ``read_s + solve_s``
+  plus whatever else it did (importing torch for a neural method, the feasibility check); the
+  Python interpreter's own start-up is not included.
+
+``status`` is ``complete`` (the method ran to its end: the heuristics, and a neural method
+within its budget), ``optimal`` or ``time_limit`` (the reference proved optimality / was cut
+off; it adds ``bound``, ``bound_from``, ``solution_from`` and ``bounds``, see
+:func:`g2s.solvers.solve_reference`), or ``time_limit`` for a neural method that ``--time-limit``
+cut short.
 
 Exit codes: 0 success; 1 bad input (unreadable or refused graph file, a method that does not
 apply); 2 bad command line; 3 an unexpected internal error (one line; ``--debug`` shows the
@@ -27,6 +40,10 @@ __all__ = ["main", "build_parser"]
 #: the neural baselines (g2s.nn.baselines), applied with their shipped ER-15 checkpoints
 MODEL_METHODS = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
 SOLVE_METHODS = ("greedy", "list", "list-left", "matching", "reference", "g2s", *MODEL_METHODS)
+#: --method reference's limit when --time-limit is not given (the paper's Gurobi cut-off)
+REFERENCE_TIME_LIMIT = 240.0
+#: keys of a neural method's info that would repeat a JSON field (time_s: solve_s; edges: m)
+SUPERSEDED_INFO = ("time_s", "edges", "n")
 
 
 class CommandLineError(Exception):
@@ -46,7 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
     s = sub.add_parser("solve", help="solve one problem on one graph file, print JSON")
-    s.add_argument("file", type=Path, help="graph file: edge list, DIMACS, graph6 or GraphML")
+    s.add_argument("file", type=Path,
+                   help="graph file: edge list, DIMACS, graph6, GraphML, MatrixMarket (.mtx) or "
+                        "METIS (.graph), optionally gzip/bzip2/xz-compressed or in a one-file zip")
     s.add_argument("--problem", required=True, choices=PROBLEMS, help="the problem to solve")
     s.add_argument("--method", default="greedy", choices=SOLVE_METHODS,
                    help="greedy (default), list (ListRight), list-left (ListLeft), matching "
@@ -55,9 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "sage_gcn / sage_mean / sage_pool (GraphSAGE), wl_nn (WL kernel NN), "
                         "wl_embed (WL kernel embedding; slow beyond ~200 vertices)")
     s.add_argument("--format", choices=FORMATS, default=None,
-                   help="input format (default: from the extension, else sniffed)")
-    s.add_argument("--time-limit", type=float, default=240.0,
-                   help="seconds for --method reference (default 240, the paper's Gurobi cut-off)")
+                   help="format of the (unpacked) file (default: a MatrixMarket banner, else the "
+                        "extension, else sniffed)")
+    s.add_argument("--time-limit", type=float, default=None,
+                   help="time budget in seconds, for every method (the JSON's 'status' says how "
+                        "it ended): reference stops its search (default 240, the paper's Gurobi "
+                        "cut-off); g2s and the neural baselines return the best complete "
+                        "solution found within it (default: no limit); the heuristics always "
+                        "finish")
     s.add_argument("--seed", type=int, default=None,
                    help="random seed; heuristics break ties by it (default: smallest label)")
     s.add_argument("--checkpoint", type=Path, default=None,
@@ -90,20 +114,25 @@ def _train(argv: list) -> dict:
 
 
 def _solve(args) -> dict:
+    t_start = time.perf_counter()
     g = read_graph(args.file, args.format)
+    read_s = time.perf_counter() - t_start
     G = g.graph
     for w in g.warnings:
         print(f"g2s: warning: {w}", file=sys.stderr)
-    if args.time_limit <= 0:
+    if args.time_limit is not None and args.time_limit <= 0:
         raise ValueError("--time-limit must be positive")
     t0 = time.perf_counter()
     info: dict = {}
     if args.method == "reference":
         from g2s.solvers import solve_reference
-        res = solve_reference(args.problem, G, time_limit=args.time_limit,
+        limit = REFERENCE_TIME_LIMIT if args.time_limit is None else args.time_limit
+        res = solve_reference(args.problem, G, time_limit=limit,
                               seed=0 if args.seed is None else args.seed)
         S = set(res.solution)
-        info = {"bound": res.bound, "status": res.status, "how": res.method}
+        info = {"bound": res.bound, "status": res.status, "how": res.method,
+                "bound_from": res.bound_from, "solution_from": res.solution_from,
+                "bounds": res.bounds}
     elif args.method == "g2s" or args.method in MODEL_METHODS:
         try:
             from g2s.evaluate import solve_g2s
@@ -119,7 +148,7 @@ def _solve(args) -> dict:
     else:
         from g2s.heuristics import run_heuristic
         S = run_heuristic(args.method, args.problem, G, seed=args.seed)
-    seconds = time.perf_counter() - t0
+    solve_s = time.perf_counter() - t0
     feasible = is_feasible(args.problem, G, S)
     if not feasible:  # never report an infeasible answer as a result
         raise InfeasibleSolution(f"method {args.method} returned an infeasible solution")
@@ -127,9 +156,14 @@ def _solve(args) -> dict:
         "problem": args.problem, "method": args.method, "file": str(args.file),
         "n": G.number_of_nodes(), "m": G.number_of_edges(),
         "objective": objective(args.problem, G, S), "feasible": feasible,
-        "solution": g.to_labels(S), "seconds": round(seconds, 6), "warnings": g.warnings,
+        "solution": g.to_labels(S), "warnings": g.warnings,
+        "read_s": round(read_s, 6), "solve_s": round(solve_s, 6),
     }
+    for key in SUPERSEDED_INFO:
+        info.pop(key, None)
     out.update(info)
+    out.setdefault("status", "complete")
+    out["total_s"] = round(time.perf_counter() - t_start, 6)
     return out
 
 

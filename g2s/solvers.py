@@ -28,6 +28,18 @@ three objectives are sums over components, so this is exact):
   takes no start, but the hint is returned whenever it beats HiGHS's incumbent.  The time
   limit is wall clock, so results under a time limit can differ between runs and machines.
 
+MVC and MIS are one problem seen from two sides (Gallai 1959: ``S`` is a cover iff ``V - S`` is
+independent, so ``tau(G) = n - alpha(G)``), but the two 0/1 programs do not search alike: on a
+dense 450-vertex graph CP-SAT's MIS program proved ``alpha <= 30`` (so ``tau >= 420``) in the
+time its MVC program proved only ``tau >= 402`` (issue 17).  With ``formulation="both"`` (the
+default) a program component of an MVC or MIS instance is solved by the problem's own program
+on half the time limit, then -- unless that proved optimality -- by the complementary program
+on the rest, started from the complement of the best solution so far.  The result keeps the
+better solution and the tighter bound and says which program gave each (``solution_from``,
+``bound_from``; ``bounds`` holds what each program proved on its own).  The combined bound is
+by construction at least as tight as either program's; it need not match one program given the
+whole time limit (``benchmarks/results/reference_formulations.json`` measures both).
+
 Every returned solution passes :func:`g2s.problems.check_solution`.
 """
 
@@ -35,7 +47,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import networkx as nx
 import numpy as np
@@ -50,11 +62,14 @@ from g2s.problems import PROBLEMS, SENSE, check_solution, is_feasible
 
 __all__ = [
     "ReferenceResult", "solve_reference", "bipartite_matching_number",
-    "max_cut_eigenvalue_bound", "BACKENDS",
+    "max_cut_eigenvalue_bound", "BACKENDS", "FORMULATIONS",
     "ENUMERATION_MAX_VERTICES",
 ]
 
 BACKENDS = ("auto", "cpsat", "highs", "enumeration", "konig", "tree-dp", "bipartite-cut")
+#: which 0/1 programs solve MVC and MIS: both (module docstring), or only the one named
+FORMULATIONS = ("both", "mvc", "mis")
+_COMPLEMENT = {"mvc": "mis", "mis": "mvc"}
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,13 @@ class ReferenceResult:
 
     ``bound`` is in the objective's units: ``bound <= OPT <= objective`` for MVC and
     ``objective <= OPT <= bound`` for max cut and MIS; ``status == "optimal"`` iff they meet.
+    ``solution_from`` and ``bound_from`` name what gave the solution and the bound (on a tie,
+    the program that ran first), joined by ``+`` over the components: a 0/1 program by its
+    formulation (``mvc``, ``mis``, ``maxcut``), ``hint`` (the starting solution was not
+    improved), ``eigenvalue`` (max cut's spectral bound), or an exact method.  ``bounds`` maps
+    each 0/1 program run to the bound it proved alone, in this problem's units (``None`` where
+    it was skipped on a component because the other had proved optimality already; empty when
+    no program ran).
     """
 
     problem: str
@@ -72,6 +94,9 @@ class ReferenceResult:
     status: str
     method: str
     seconds: float
+    solution_from: str = ""
+    bound_from: str = ""
+    bounds: dict = field(default_factory=dict)
 
     @property
     def gap(self) -> float:
@@ -87,6 +112,7 @@ class ReferenceResult:
     def from_json(cls, data: dict) -> ReferenceResult:
         fields = ("problem", "objective", "bound", "status", "method", "seconds")
         kw = {k: data[k] for k in fields}
+        kw.update({k: data[k] for k in ("solution_from", "bound_from", "bounds") if k in data})
         return cls(solution=tuple(data["solution"]), **kw)
 
 
@@ -106,6 +132,11 @@ def _int_bound(problem: str, value: float) -> int:
 
 def _better(problem: str, a: int, b: int) -> bool:
     return a < b if SENSE[problem] == "min" else a > b
+
+
+def _tighter(problem: str, a: int, b: int) -> bool:
+    """Bound ``a`` is strictly tighter than ``b`` (larger lower / smaller upper bound)."""
+    return a > b if SENSE[problem] == "min" else a < b
 
 
 # --- 0/1 programs ------------------------------------------------------------------------------
@@ -241,34 +272,78 @@ def _auto_method(problem: str, G: nx.Graph, program: str) -> str:
     return "enumeration" if G.number_of_nodes() <= ENUMERATION_MAX_VERTICES else program
 
 
-def _solve_part(problem, G, method, time_limit, hint, seed, workers):
-    """Solve one (sub)graph; returns ``(solution, objective, integer bound)``."""
+def _run_program(problem, form, G, method, time_limit, hint, seed, workers):
+    """Program ``form`` on ``G``, as ``(solution of problem or None, integer bound on problem)``.
+
+    ``form`` is ``problem`` itself or its complement (MVC <-> MIS): then the solution is
+    complemented and the bound is ``n`` minus the complementary program's (Gallai).
+    """
+    if form == problem:
+        S, raw = _PROGRAMS[method](problem, G, time_limit, hint, seed, workers)
+        return S, _int_bound(problem, raw)
+    flip = None if hint is None else set(G) - hint
+    S, raw = _PROGRAMS[method](form, G, time_limit, flip, seed, workers)
+    return (None if S is None else set(G) - S), G.number_of_nodes() - _int_bound(form, raw)
+
+
+def _solve_program(problem, G, method, time_limit, hint, seed, workers, formulation):
+    """The 0/1 program(s) of one component (module docstring); also says what gave what."""
+    if problem == "maxcut":
+        forms = ["maxcut"]
+    elif formulation == "both":
+        forms = [problem, _COMPLEMENT[problem]]
+    else:
+        forms = [formulation]
+    start = time.perf_counter()
+    S = hint if hint is not None else (set(G) if problem == "mvc" else set())
+    value, solution_from = check_solution(problem, G, S), "hint"
+    bound = bound_from = None
+    bounds = dict.fromkeys(forms)
+    for k, form in enumerate(forms):
+        share = (time_limit - (time.perf_counter() - start)) / (len(forms) - k)
+        T, b = _run_program(problem, form, G, method, max(share, 0.01), S, seed, workers)
+        bounds[form] = b
+        if T is not None:
+            t_value = check_solution(problem, G, T)
+            # the first program's answer replaces an equally good hint (as before issue 17)
+            if _better(problem, t_value, value) or (k == 0 and t_value == value):
+                S, value, solution_from = T, t_value, form
+        if bound is None or _tighter(problem, b, bound):
+            bound, bound_from = b, form
+        if bound == value:  # proven optimal: the other program has nothing left to add
+            break
+    if problem == "maxcut":  # the LP bound of max cut is weak on dense graphs
+        spectral = max_cut_eigenvalue_bound(G)
+        if spectral is not None and spectral < bound:
+            bound, bound_from = spectral, "eigenvalue"
+    return S, bound, solution_from, bound_from, bounds
+
+
+def _solve_part(problem, G, method, time_limit, hint, seed, workers, formulation="both"):
+    """Solve one (sub)graph: ``(solution, objective, bound, solution_from, bound_from, bounds)``."""
+    bounds = {}
     if method == "trivial":
         S, bound = (set(G) if problem == "mis" else set()), None
+        S_from = b_from = "trivial"
     elif method in _EXACT:
         S, bound = _EXACT[method](problem, G)
+        S_from = b_from = method
     else:
         if hint is not None and not is_feasible(problem, G, hint & set(G)):
             raise ValueError("the hint is not a feasible solution")
         hint = _default_hint(problem, G) if hint is None else hint & set(G)
-        S, raw = _PROGRAMS[method](problem, G, max(time_limit, 0.01), hint, seed, workers)
-        bound = _int_bound(problem, raw)
-        if problem == "maxcut":  # the LP bound of max cut is weak on dense graphs
-            spectral = max_cut_eigenvalue_bound(G)
-            bound = bound if spectral is None else min(bound, spectral)
-        fallback = hint if hint is not None else (set(G) if problem == "mvc" else set())
-        if S is None or _better(problem, check_solution(problem, G, fallback),
-                                check_solution(problem, G, S)):
-            S = fallback
+        S, bound, S_from, b_from, bounds = _solve_program(problem, G, method, time_limit, hint,
+                                                          seed, workers, formulation)
     value = check_solution(problem, G, S)
     bound = value if bound is None else bound
     if _better(problem, value, bound):
         raise AssertionError(f"{method}: objective {value} beats its proven bound {bound}")
-    return S, value, bound
+    return S, value, bound, S_from, b_from, bounds
 
 
 def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backend: str = "auto",
-                    hint=None, seed: int = 0, workers: int = 1) -> ReferenceResult:
+                    hint=None, seed: int = 0, workers: int = 1,
+                    formulation: str = "both") -> ReferenceResult:
     """Best solution, proven bound and status for ``problem`` on ``G`` (module docstring).
 
     Parameters
@@ -288,11 +363,18 @@ def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backen
         CP-SAT's random seed (HiGHS runs with its default seed).
     workers : int
         CP-SAT search workers; 1 (default) for reproducible runs.
+    formulation : {"both", "mvc", "mis"}
+        For MVC and MIS: run both 0/1 programs within the time limit (default; module
+        docstring), or only the one named (``formulation=problem`` is the behaviour before
+        issue 17).  Ignored for max cut.
     """
     if problem not in PROBLEMS:
         raise ValueError(f"unknown problem {problem!r}; expected one of {', '.join(PROBLEMS)}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"unknown formulation {formulation!r}; expected one of "
+                         f"{', '.join(FORMULATIONS)}")
     if G.is_directed() or G.is_multigraph() or nx.number_of_selfloops(G):
         raise ValueError("the reference solver needs an undirected simple graph without loops")
     start = time.perf_counter()
@@ -310,20 +392,35 @@ def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backen
         parts.sort(key=lambda p: (p[1] in _PROGRAMS, p[0].number_of_nodes()))
     hard_left = sum(H.number_of_nodes() for H, meth in parts if meth in _PROGRAMS)
     solution, value, bound, methods = set(), 0, 0, set()
+    s_from, b_from, bounds, exact = set(), set(), {}, 0
     for H, meth in parts:
         budget = time_limit
         if meth in _PROGRAMS and backend == "auto":
             remaining = time_limit - (time.perf_counter() - start)
             budget = remaining * H.number_of_nodes() / hard_left
             hard_left -= H.number_of_nodes()
-        S, v, b = _solve_part(problem, H, meth, budget, hint, seed, workers)
+        S, v, b, sf, bf, bs = _solve_part(problem, H, meth, budget, hint, seed, workers,
+                                          formulation)
         solution |= S
         value += v
         bound += b
         methods.add(meth)
+        s_from.add(sf)
+        b_from.add(bf)
+        exact += b if meth not in _PROGRAMS else 0
+        for form, fb in bs.items():  # a program skipped on any component has no bound alone
+            total = bounds.get(form, 0)
+            bounds[form] = None if fb is None or total is None else total + fb
     if check_solution(problem, G, solution) != value:
         raise AssertionError("component objectives do not add up")
-    method = "+".join(sorted(methods - {"trivial"})) or "trivial"
+    # components solved exactly count the same for every program
+    bounds = {f: None if fb is None else fb + exact for f, fb in bounds.items()}
+
+    def joined(names):
+        return "+".join(sorted(names - {"trivial"})) or "trivial"
+
     return ReferenceResult(problem=problem, objective=value, solution=_sorted(solution),
                            bound=bound, status="optimal" if value == bound else "time_limit",
-                           method=method, seconds=round(time.perf_counter() - start, 4))
+                           method=joined(methods), seconds=round(time.perf_counter() - start, 4),
+                           solution_from=joined(s_from), bound_from=joined(b_from),
+                           bounds=bounds)

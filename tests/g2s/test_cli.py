@@ -99,3 +99,64 @@ def test_cuda_request_without_cuda_is_a_clear_error(petersen):
         pytest.skip("CUDA present: the request is valid here")
     rc, _, err = run("solve", "--problem", "mvc", "--method", "g2s", "--device", "cuda", petersen)
     assert rc == 1 and "CUDA is not available" in err and "Traceback" not in err
+
+
+def _check_timing(out):
+    """Issue 17, item 4: read_s, solve_s, total_s, one meaning each; no duplicate fields."""
+    assert not {"seconds", "time_s", "edges"} & set(out)
+    assert all(isinstance(out[k], float) and out[k] >= 0 for k in ("read_s", "solve_s", "total_s"))
+    assert out["read_s"] + out["solve_s"] <= out["total_s"] + 1e-5  # each rounded to 1e-6
+    assert out["status"] in ("complete", "optimal", "time_limit")
+
+
+@pytest.mark.parametrize("method", ["greedy", "list-left", "matching", "reference"])
+def test_timing_fields_and_status(tmp_path, method, capsys):
+    import gzip
+
+    import networkx as nx
+
+    from g2s.graph_formats import matrix_market_bytes
+    path = tmp_path / "g.mtx.gz"  # read_s covers unpacking and parsing
+    path.write_bytes(gzip.compress(matrix_market_bytes(nx.gnp_random_graph(60, 0.3, seed=1))))
+    assert main(["solve", "--problem", "mvc", "--method", method, str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    _check_timing(out)
+    assert out["n"] == 60 and out["read_s"] > 0
+    if method != "reference":
+        assert out["status"] == "complete" and "bound" not in out
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("method", ["g2s", "sage_mean"])
+def test_neural_timing_fields_and_status(petersen, method, capsys):
+    assert main(["solve", "--problem", "mvc", "--method", method, str(petersen)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    _check_timing(out)
+    assert out["n"] == 10 and out["m"] == 15
+
+
+@pytest.mark.parametrize("problem", ["mvc", "mis"])
+def test_reference_bound_is_the_tighter_of_both_formulations(tmp_path, problem, capsys):
+    """Issue 17, item 5: MVC = n - MIS, and the reference runs both 0/1 programs.
+
+    ``bounds`` holds what each program proved alone (``None``: skipped because the first one
+    proved optimality); the reported ``bound`` is at least as tight as every one of them, is
+    valid for the reported solution, and ``bound_from`` names the program that gave it.
+    """
+    from g2s.graph_io import write_graph
+    from g2s.graphs import erdos_renyi
+    path = tmp_path / "dense.dimacs"
+    write_graph(erdos_renyi(200, 0.5, seed=3), path)
+    assert main(["solve", "--problem", problem, "--method", "reference", "--time-limit", "2",
+                 str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    proved = {f: b for f, b in out["bounds"].items() if b is not None}
+    assert set(out["bounds"]) == {"mvc", "mis"} and problem in proved
+    tightest = max(proved.values()) if problem == "mvc" else min(proved.values())
+    assert out["bound"] == tightest and proved[out["bound_from"]] == tightest
+    assert all(out["bound"] >= b if problem == "mvc" else out["bound"] <= b
+               for b in proved.values())
+    assert out["bound"] <= out["objective"] if problem == "mvc" else \
+        out["bound"] >= out["objective"]
+    assert out["solution_from"] in ("mvc", "mis", "hint")
+    assert out["status"] == ("optimal" if out["bound"] == out["objective"] else "time_limit")

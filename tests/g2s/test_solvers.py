@@ -7,7 +7,10 @@ Invariants, one test each:
 * the exact special cases (König, tree DP, bipartite cut) agree with CP-SAT;
 * under a time limit the bound is valid: no feasible solution (heuristic or solver) beats it;
 * the optimum is additive over components and invariant under relabelling;
-* known optima of named graphs; bad input is refused with a clear error.
+* known optima of named graphs; bad input is refused with a clear error;
+* MVC and MIS by either 0/1 program (the problem's own or the complementary one, MVC = n - MIS)
+  or both: the same optimum, a valid bound, and ``solution_from`` / ``bound_from`` /
+  ``bounds`` that name what was run.
 """
 
 from itertools import combinations
@@ -205,12 +208,41 @@ def test_result_json_round_trip():
     assert again == res and again.gap == 0.0
 
 
+@pytest.mark.parametrize("problem", ["mvc", "mis"])
+@pytest.mark.parametrize("formulation", ["both", "mvc", "mis"])
+@pytest.mark.parametrize("backend", ["cpsat", "highs"])
+def test_either_formulation_gives_the_optimum(problem, formulation, backend):
+    G = nx.petersen_graph()
+    res = solve_reference(problem, G, time_limit=10, backend=backend, formulation=formulation)
+    assert res.objective == res.bound == {"mvc": 6, "mis": 4}[problem]
+    _assert_consistent(res, problem, G)
+    ran = [problem] if formulation in ("both", problem) else [formulation]
+    assert res.bound_from == ran[0] and res.solution_from in (ran[0], "hint")
+    if formulation == "both":  # the first program proves optimality: the second is skipped
+        other = "mis" if problem == "mvc" else "mvc"
+        assert res.bounds == {problem: res.bound, other: None}
+    else:
+        assert res.bounds == {formulation: res.bound}
+
+
+def test_both_formulations_on_a_time_limited_dense_graph():
+    """Each program alone proves a valid bound; the reported one is the tighter."""
+    from g2s.graphs import erdos_renyi
+
+    G = erdos_renyi(120, p=0.5, seed=5)
+    res = solve_reference("mvc", G, time_limit=1.0, backend="cpsat")
+    _assert_consistent(res, "mvc", G)
+    proved = [b for b in res.bounds.values() if b is not None]
+    assert res.bound == max(proved) and res.bounds[res.bound_from] == res.bound
+
+
 @pytest.mark.parametrize(("G", "kwargs", "match"), [
     (nx.DiGraph([(0, 1)]), {}, "undirected"),
     (nx.MultiGraph([(0, 1), (0, 1)]), {}, "undirected"),
     (nx.Graph([(0, 0), (0, 1)]), {}, "loops"),
     (nx.path_graph(4), {"backend": "gurobi"}, "unknown backend"),
     (nx.path_graph(4), {"problem": "tsp"}, "unknown problem"),
+    (nx.path_graph(4), {"formulation": "qubo"}, "unknown formulation"),
     (nx.cycle_graph(5), {"backend": "konig"}, "bipartite"),
     (nx.cycle_graph(5), {"backend": "tree-dp"}, "forest"),
     (nx.path_graph(ENUMERATION_MAX_VERTICES + 1), {"backend": "enumeration"}, "limited"),
