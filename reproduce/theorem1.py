@@ -1,23 +1,34 @@
 """Theorem 1 of arXiv:1802.04948 measured: P[G_hat_t != G] against trajectory length t.
 
-For random graphs (G(n, 1/2), directed or undirected) and generic parameters
-(:func:`theory.dynamics.draw_generic_parameters`), one noisy trajectory of Eq. (1) from the zero
-state is simulated per graph; the directed-information graph
-(:func:`theory.directed_information.directed_information_graph`) is estimated from its first
-``t`` transitions, by the KDE plug-in and, on a subset, by the kNN (KSG) plug-in on the same
-trajectories.  Also: the error as sigma -> 0 (same graphs and W_1, b_1).  Every point has
-``graphs`` independent graph/parameter draws and a Wilson 95% interval.
+Recovery curves (issue 16): random directed graphs with bounded in-degree
+(:func:`theory.dynamics.random_bounded_indegree_digraph`: each vertex draws its in-degree
+uniformly from {0, 1, 2, 3} and its parents uniformly from the other vertices), generic
+parameters (:func:`theory.dynamics.draw_generic_parameters`), one noisy trajectory of Eq. (1)
+from the zero state per graph (:func:`theory.dynamics.recovery_instance`; a shorter t is a prefix
+of a longer one, so the points of a curve are paired).  The graph is estimated by the KDE
+directed-information plug-in conditioned on a greedily selected parent set
+(:func:`theory.parent_selection.selected_parents_graph`).  Per point: exact-recovery error with
+a Wilson 95% interval (:func:`rate_interval`), edge precision and recall with percentile
+bootstrap intervals over graphs (:func:`ratio_interval`), and the fraction of graphs with a
+false edge against the nominal family-wise level.  The longest t of each setting has
+``final_graphs`` graphs (a Wilson lower end >= 0.95 needs at least 73).  The verdict rule is
+:func:`recovery_verdict`.  The tigramite (PCMCI) panel is read from the committed
+``benchmarks/results/graph_recovery.json`` (``benchmarks/bench_graph_recovery.py``).
 
-Profiles (graphs per point; the ci profile runs in roughly 10-15 minutes on one core):
+Also, with the full-conditioning estimator
+(:func:`theory.directed_information.directed_information_graph`) on G(n, 1/2) graphs: KDE vs
+kNN (KSG) plug-in on the same trajectories, and the error as sigma -> 0 (same graphs and
+W_1, b_1); and Proposition 1's R1 / R2 recovered by the selected-parent estimator.
 
-* smoke: n = 3, d = 1; t in {200, 400}; 4 graphs.
-* ci: 50 graphs per point.  Curves: n = 6, d in {1, 2}, directed and undirected,
-  t in {250, 500, 1000}, plus t = 2000 for the issue's target setting (directed, n = 6,
-  d = 2); n sweep: directed, d = 1, n in {3, 5, 8} at t = 1000; kNN vs KDE: directed n = 3,
-  d = 1, t in {250, 500, 1000}; sigma sweep: directed n = 4, d = 1, t = 500, sigma in
-  {1, 0.1, 0.01, 0.001, 0}, with and without a 200-step burn-in; Proposition 1: R1 and R2
-  (d = 1, sigma = 1) recovered at t in {250, 500, 1000, 2000}, 10 parameter/noise draws each.
-* paper: ci with 200 graphs, t up to 4000, n = 3..8 in the sweep.
+Profiles:
+
+* smoke: recovery n = 4, d = 1, t in {300, 600}, 4 graphs; tiny versions of the rest.
+* ci (about 45 minutes on one core; resumable): recovery n in {6, 12, 20} x d in {1, 2};
+  t in {500, 1000, 2000} (n = 6), {1000, 3000} (n = 12, 20); 50 graphs per point, 80 at the
+  longest t.  kNN vs KDE: directed G(n, 1/2), n = 3, d = 1, t in {250, 500, 1000}, 50 graphs;
+  sigma sweep: n = 4, d = 1, t = 500, sigma in {1, 0.1, 0.01, 0.001, 0}, with and without a
+  200-step burn-in, 50 graphs; Proposition 1: R1 and R2 at t in {250, 500, 1000, 2000}, 10 draws.
+* paper: recovery t up to 10,000, 200 graphs per point; the rest as ci with more graphs.
 """
 
 from __future__ import annotations
@@ -38,27 +49,47 @@ NAME = "theorem1"
 TARGET = 0.95  # exact-recovery rate whose trajectory length is reported
 BURN_IN = 200  # steps discarded in the second sigma sweep (removes the transient from x(0) = 0)
 
+MAX_IN_DEGREE = 3  # in-degree bound of the recovery graphs
+
 PROFILES = {
-    "smoke": dict(graphs=4, curves=[("directed", 3, 1)], curve_T=[200, 400],
-                  sweep_n=[3], sweep_T=400, knn=("directed", 3, 1), knn_T=[200],
+    "smoke": dict(graphs=4, recovery=dict(settings=[(4, 1)], T={4: [300, 600]}, graphs=4,
+                                          final_graphs=4),
+                  knn=("directed", 3, 1), knn_T=[200],
                   sigma_setting=("directed", 3, 1), sigma_T=300, sigmas=[1.0, 0.01, 0.0],
-                  prop1_T=[300], prop1_draws=1, extra_T={}),
-    "ci": dict(graphs=50, curves=[(k, 6, d) for k in ("directed", "undirected") for d in (1, 2)],
-               curve_T=[250, 500, 1000], sweep_n=[3, 5, 8], sweep_T=1000,
+                  prop1_T=[300], prop1_draws=1),
+    "ci": dict(graphs=50, recovery=dict(settings=[(n, d) for d in (1, 2) for n in (6, 12, 20)],
+                                        T={6: [500, 1000, 2000], 12: [1000, 3000],
+                                           20: [1000, 3000]}, graphs=50, final_graphs=80),
                knn=("directed", 3, 1), knn_T=[250, 500, 1000],
                sigma_setting=("directed", 4, 1), sigma_T=500,
                sigmas=[1.0, 0.1, 0.01, 0.001, 0.0], prop1_T=[250, 500, 1000, 2000],
-               prop1_draws=10,
-               extra_T={f"{k} n=6 d={d}": [2000] for k in ("directed", "undirected")
-                        for d in (1, 2)}),
-    "paper": dict(graphs=200,
-                  curves=[(k, 6, d) for k in ("directed", "undirected") for d in (1, 2)],
-                  curve_T=[250, 500, 1000, 2000, 4000], sweep_n=[3, 4, 5, 6, 7, 8], sweep_T=2000,
+               prop1_draws=10),
+    "paper": dict(graphs=200, recovery=dict(settings=[(n, d) for d in (1, 2) for n in (6, 12, 20)],
+                                            T={6: [250, 500, 1000, 2000, 5000],
+                                               12: [500, 1000, 2000, 5000, 10000],
+                                               20: [1000, 2000, 5000, 10000]},
+                                            graphs=200, final_graphs=200),
                   knn=("directed", 4, 1), knn_T=[250, 500, 1000, 2000],
                   sigma_setting=("directed", 4, 1), sigma_T=1000,
                   sigmas=[1.0, 0.1, 0.01, 0.001, 0.0], prop1_T=[250, 500, 1000, 2000],
-                  prop1_draws=50, extra_T={}),
+                  prop1_draws=50),
 }
+
+
+def selected_unit(n: int, d: int, T: int, graph: int, seed: int) -> dict:
+    """Recover the ``graph``-th bounded-in-degree instance from T transitions by
+    :func:`theory.parent_selection.selected_parents_graph` (its defaults)."""
+    from theory.dynamics import recovery_instance
+    from theory.parent_selection import selected_parents_graph
+
+    G, _, X = recovery_instance(n, d, T, graph, seed=seed, max_in_degree=MAX_IN_DEGREE)
+    t0 = time.perf_counter()
+    est = selected_parents_graph(X, seed=[seed, graph, T, 16])
+    elapsed = time.perf_counter() - t0
+    truth, found = set(G.edges()), set(est.graph.edges())
+    return {"exact": truth == found, "tp": len(truth & found), "fp": len(found - truth),
+            "fn": len(truth - found), "edges": len(truth), "tests": est.tests,
+            "seconds": elapsed}
 
 
 def recovery_unit(kind: str, n: int, d: int, T: int, sigma: float, method: str, graph: int,
@@ -84,27 +115,19 @@ def recovery_unit(kind: str, n: int, d: int, T: int, sigma: float, method: str, 
 
 
 def proposition1_unit(which: int, T: int, draw: int, seed: int) -> dict:
-    """Recover R1 (``which = 0``) or R2 from a noisy trajectory (sigma = 1, d = 1, zero start)."""
-    from theory.directed_information import directed_information_graph, undirected_from_directed
+    """Recover R1 (``which = 0``) or R2 from a noisy trajectory (sigma = 1, d = 1, zero start)
+    by the selected-parent estimator (OR rule for the undirected graph)."""
+    from theory.directed_information import undirected_from_directed
     from theory.dynamics import draw_generic_parameters, simulate_trajectory
+    from theory.parent_selection import selected_parents_graph
     from theory.regular_graphs import proposition1_graphs
 
     G = proposition1_graphs()[which]
     rng = np.random.default_rng([seed, 88, which, draw])
     params = draw_generic_parameters(G, 1, seed=rng)
     X = simulate_trajectory(G, params, T, seed=rng)
-    est = undirected_from_directed(directed_information_graph(X, seed=[seed, draw, T]).graph)
+    est = undirected_from_directed(selected_parents_graph(X, seed=[seed, draw, T]).graph)
     return {"exact": set(map(frozenset, est.edges())) == set(map(frozenset, G.edges()))}
-
-
-def wilson(k: int, m: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion ``k / m``."""
-    if m == 0:
-        return (0.0, 1.0)
-    p = k / m
-    centre = (p + z * z / (2 * m)) / (1 + z * z / m)
-    half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / (1 + z * z / m)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _point(run, pool, kind, n, d, T, sigma, method, graphs, seed, burn_in=0) -> dict:
@@ -117,7 +140,7 @@ def _point(run, pool, kind, n, d, T, sigma, method, graphs, seed, burn_in=0) -> 
         futures = [pool.submit(recovery_unit, *a) for _, a in todo]
         units = [run.cache.get_or_compute(k, f.result) for (k, _), f in zip(todo, futures)]
     errors = sum(not u["exact"] for u in units)
-    lo, hi = wilson(errors, graphs)
+    lo, hi = rate_interval(errors, graphs)
     from theory.directed_information import recovery_alpha
     return {"nominal_familywise_alpha": recovery_alpha(T), "burn_in": burn_in,
             "graphs_with_false_edges": int(sum(u["extra"] > 0 for u in units)),
@@ -196,37 +219,109 @@ def recovery_verdict(curves: list[dict], target: float = TARGET) -> dict:
         kind = "qualified"
     else:
         kind = "not-reproduced"
-    stops = sorted(((per[k]["n"], per[k]["d"], per[k]["t"]) for k in unreached))
+    stops = sorted((per[k]["n"], per[k]["d"], per[k]["t"]) for k in unreached)
     return {"verdict": kind, "settings": per, "reached": reached, "unreached": unreached,
             "stops_at": [f"n={n} d={d} t={t}" for n, d, t in stops]}
 
 
-def length_for_target(points: list[dict]) -> int | None:
-    """Smallest t of the grid from which the exact-recovery rate stays >= TARGET."""
-    pts = sorted(points, key=lambda p: p["T"])
-    for i, p in enumerate(pts):
-        if all(1 - q["error_rate"] >= TARGET for q in pts[i:]):
-            return p["T"]
-    return None
+def ratio_interval(num, den, confidence: float = 0.95) -> list[float]:
+    """Percentile bootstrap interval of ``sum(num) / sum(den)`` over graphs (paired).
+
+    Edge precision and recall pool the edges of a graph, which share one trajectory, so the
+    graphs (not the edges) are resampled: ``scipy.stats.bootstrap`` with ``paired=True``,
+    percentile method and seed as in :mod:`reproduce.verdicts`.  A constant per-graph ratio
+    (e.g. no false edge anywhere) gives the degenerate interval ``[r, r]``.
+    """
+    from scipy import stats
+
+    from reproduce.verdicts import N_RESAMPLES, SEED
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    if den.sum() == 0:
+        return [float("nan"), float("nan")]
+    est = num.sum() / den.sum()
+    keep = den > 0
+    if keep.sum() < 2 or np.allclose(num[keep] / den[keep], est):
+        return [float(est), float(est)]
+
+    def stat(a, b, axis=-1):
+        return a.sum(axis=axis) / np.maximum(b.sum(axis=axis), 1e-300)
+
+    res = stats.bootstrap((num, den), stat, paired=True, vectorized=True, method="percentile",
+                          confidence_level=confidence, n_resamples=N_RESAMPLES,
+                          random_state=np.random.default_rng(SEED))
+    return [float(res.confidence_interval.low), float(res.confidence_interval.high)]
+
+
+def recovery_point(units: list[dict], n: int, d: int, T: int) -> dict:
+    """Aggregate per-graph recoveries at one (n, d, t)."""
+    from theory.directed_information import recovery_alpha
+    m = len(units)
+    exact = int(sum(u["exact"] for u in units))
+    lo, hi = rate_interval(exact, m)
+    tp, fp, fn = (np.array([u[k] for u in units]) for k in ("tp", "fp", "fn"))
+    false_graphs = int(sum(u["fp"] > 0 for u in units))
+    return {"n": n, "d": d, "T": T, "graphs": m, "exact": exact, "error_rate": 1 - exact / m,
+            "error_ci95": [1 - hi, 1 - lo],
+            "precision": float(tp.sum() / max(1, tp.sum() + fp.sum())),
+            "precision_ci95": ratio_interval(tp, tp + fp),
+            "recall": float(tp.sum() / max(1, tp.sum() + fn.sum())),
+            "recall_ci95": ratio_interval(tp, tp + fn),
+            "graphs_with_false_edges": false_graphs,
+            "false_edge_graph_rate": false_graphs / m,
+            "false_edge_graph_ci95": list(rate_interval(false_graphs, m)),
+            "nominal_familywise_alpha": recovery_alpha(T),
+            "missing_edges": int(fn.sum()), "extra_edges": int(fp.sum()),
+            "mean_seconds": float(np.mean([u["seconds"] for u in units])),
+            "max_seconds": float(np.max([u["seconds"] for u in units]))}
+
+
+def _selected_units(run, pool, n, d, T, graphs, seed, start=0) -> list[dict]:
+    keys = [dict(kind="selected", n=n, d=d, T=T, graph=g, seed=seed, max_in=MAX_IN_DEGREE,
+                 version=1) for g in range(start, graphs)]
+    todo = [k for k in keys if not run.cache.contains(k)]
+    futures = {} if pool is None else {
+        id(k): pool.submit(selected_unit, n, d, T, k["graph"], seed) for k in todo}
+    return [run.cache.get_or_compute(
+        k, (lambda k=k: selected_unit(n, d, T, k["graph"], seed)) if id(k) not in futures
+        else futures[id(k)].result) for k in keys]
+
+
+def load_tigramite_comparison() -> dict | None:
+    """The committed benchmark JSON (``benchmarks/bench_graph_recovery.py``), if present."""
+    import json
+
+    from reproduce.common import REPO_ROOT
+    path = REPO_ROOT / "benchmarks" / "results" / "graph_recovery.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return {"source": "benchmarks/results/graph_recovery.json",
+            "rows": data.get("comparison", []), "status": data.get("tigramite", "unknown")}
 
 
 def compute(args, run) -> dict:
     prof = PROFILES[args.profile]
     g, seed = prof["graphs"], args.seed
+    rec = prof["recovery"]
     pool = None
     if args.workers > 1:
         from concurrent.futures import ProcessPoolExecutor
         pool = ProcessPoolExecutor(args.workers)
     try:
         from tqdm import tqdm
+        grid = [(n, d, T) for n, d in rec["settings"] for T in rec["T"][n]]
+        # first every point at `graphs` graphs, then the longest t's up to `final_graphs`
+        for n, d, T in tqdm(grid, desc="recovery"):
+            _selected_units(run, pool, n, d, T, rec["graphs"], seed)
+        final = {(n, d): max(rec["T"][n]) for n, d in rec["settings"]}
+        for (n, d), T in tqdm(sorted(final.items()), desc="recovery, longest t"):
+            _selected_units(run, pool, n, d, T, rec["final_graphs"], seed)
         curves = []
-        for kind, n, d in tqdm(prof["curves"], desc="curves"):
-            Ts = prof["curve_T"] + prof["extra_T"].get(f"{kind} n={n} d={d}", [])
-            pts = [_point(run, pool, kind, n, d, T, 1.0, "kde", g, seed) for T in Ts]
-            curves.append({"kind": kind, "n": n, "d": d, "points": pts,
-                           "length_for_95": length_for_target(pts)})
-        sweep = [_point(run, pool, "directed", n, 1, prof["sweep_T"], 1.0, "kde", g, seed)
-                 for n in tqdm(prof["sweep_n"], desc="n sweep")]
+        for n, d in rec["settings"]:
+            pts = [recovery_point(_selected_units(
+                run, pool, n, d, T, rec["final_graphs"] if T == final[(n, d)] else rec["graphs"],
+                seed), n, d, T) for T in rec["T"][n]]
+            curves.append({"n": n, "d": d, "points": pts})
         kind, n, d = prof["knn"]
         knn = {m: [_point(run, pool, kind, n, d, T, 1.0, m, g, seed) for T in prof["knn_T"]]
                for m in ("kde", "knn")}
@@ -239,16 +334,21 @@ def compute(args, run) -> dict:
         for which in (0, 1):
             for T in prof["prop1_T"]:
                 ok = [run.cache.get_or_compute(
-                    dict(kind="prop1", which=which, T=T, draw=r, seed=seed, version=1),
+                    dict(kind="prop1", which=which, T=T, draw=r, seed=seed, version=2),
                     lambda w=which, T=T, r=r: proposition1_unit(w, T, r, seed))["exact"]
                     for r in range(prof["prop1_draws"])]
                 prop1.append({"graph": ("R1", "R2")[which], "T": T, "draws": len(ok),
                               "exact_rate": float(np.mean(ok)),
-                              "exact_ci95": wilson(int(sum(ok)), len(ok))})
+                              "exact_ci95": rate_interval(int(sum(ok)), len(ok))})
     finally:
         if pool is not None:
             pool.shutdown()
-    return {"target_exact_recovery": TARGET, "curves": curves, "n_sweep": sweep,
+    return {"target_exact_recovery": TARGET,
+            "recovery": {"graph_family": f"random directed, in-degree uniform on "
+                                         f"{{0..{MAX_IN_DEGREE}}}, parents uniform",
+                         "estimator": "theory.parent_selection.selected_parents_graph "
+                                      "(defaults)", "curves": curves},
+            "tigramite": load_tigramite_comparison(),
             "estimator_comparison": {"setting": prof["knn"], **knn},
             "sigma_sweep": {"setting": prof["sigma_setting"], "T": prof["sigma_T"],
                             "points": sig, "burn_in": BURN_IN, "points_after_burn_in": sig_burn},
@@ -257,21 +357,25 @@ def compute(args, run) -> dict:
 
 def derive_verdicts(result: dict) -> dict:
     """Ledger verdicts, a pure function of the JSON (see reproduce/common.py)."""
-    curves = result["curves"]
-    last = {f'{c["kind"]} n={c["n"]} d={c["d"]} t={c["points"][-1]["T"]}':
-            c["points"][-1]["error_rate"] for c in curves}
-    decreasing = all(c["points"][-1]["error_rate"] <= c["points"][0]["error_rate"]
-                     and c["points"][0]["error_rate"] > 0 or c["points"][-1]["error_rate"] == 0
-                     for c in curves)
-    reached = all(c["length_for_95"] is not None for c in curves)
-    lengths = {f'{c["kind"]} n={c["n"]} d={c["d"]}': c["length_for_95"] for c in curves}
-    worst = max(last.values())
-    if reached:
-        thm = "confirmed"
-    elif decreasing:
-        thm = "qualified"
-    else:
-        thm = "not-reproduced"
+    curves = result["recovery"]["curves"]
+    rule = recovery_verdict(curves)
+    table = {k: f'{100 * v["exact_rate"]:.0f}% exact at t={v["t"]} '
+                f'[{100 * v["interval"][0]:.1f}, {100 * v["interval"][1]:.1f}] '
+                f'({v["graphs"]} graphs)' for k, v in rule["settings"].items()}
+    longest = [c["points"][-1] for c in curves]
+    false_edges = {f'n={p["n"]} d={p["d"]} t={p["T"]}':
+                   f'{p["graphs_with_false_edges"]}/{p["graphs"]} '
+                   f'[{p["false_edge_graph_ci95"][0]:.3f}, {p["false_edge_graph_ci95"][1]:.3f}]'
+                   f' vs {p["nominal_familywise_alpha"]:.4f}' for p in longest}
+    all_pts = [p for c in curves for p in c["points"]]
+    above = [f'n={p["n"]} d={p["d"]} t={p["T"]}' for p in all_pts
+             if p["false_edge_graph_ci95"][0] > p["nominal_familywise_alpha"]]
+    pr = {f'n={p["n"]} d={p["d"]} t={p["T"]}':
+          f'precision {p["precision"]:.3f} [{p["precision_ci95"][0]:.3f}, '
+          f'{p["precision_ci95"][1]:.3f}], recall {p["recall"]:.3f} '
+          f'[{p["recall_ci95"][0]:.3f}, {p["recall_ci95"][1]:.3f}]' for p in longest}
+    thm = rule["verdict"]
+    consistent = all(v["reached"] or v["improves"] for v in rule["settings"].values())
     sig = result["sigma_sweep"]["points"]
     by_sigma = {p["sigma"]: p["error_rate"] for p in sig}
     positive = [s for s in by_sigma if s > 0]
@@ -283,28 +387,30 @@ def derive_verdicts(result: dict) -> dict:
     spread = max(burn[s] for s in positive) - min(burn[s] for s in positive)
     noise_kind = "qualified" if (err0 is not None and err0 >= 0.5 and burn[0.0] >= 0.5) \
         else "pending"
-    false_edges = {f'{c["kind"]} n={c["n"]} d={c["d"]}':
-                   [p["graphs_with_false_edges"] / p["graphs"] for p in c["points"]]
-                   for c in curves}
-    nominal = [p["nominal_familywise_alpha"] for p in curves[0]["points"]]
     prop1 = result["proposition1_recovery"]
-    longest = max(p["T"] for p in prop1)
-    at_longest = {p["graph"]: p["exact_rate"] for p in prop1 if p["T"] == longest}
+    longest_p1 = max(p["T"] for p in prop1)
+    at_longest = {p["graph"]: p["exact_rate"] for p in prop1 if p["T"] == longest_p1}
     first_ok = {g: min([p["T"] for p in prop1 if p["graph"] == g and p["exact_rate"] >= 0.9],
                        default=None) for g in ("R1", "R2")}
     kde_curve = result["estimator_comparison"]["kde"]
     knn_curve = result["estimator_comparison"]["knn"]
     return {
         "theorem1-graph-recovery": verdict(
-            thm, worst_error_at_longest_t=worst, error_at_longest_t=last, lengths_for_95=lengths,
-            graphs=curves[0]["points"][0]["graphs"],
-            false_edge_rate=false_edges, nominal_alpha=nominal),
+            thm, exact_recovery=table, reached=", ".join(rule["reached"]) or "none",
+            stops_at=", ".join(rule["stops_at"]) or "nowhere",
+            t_reached={k: v["t_reached"] for k, v in rule["settings"].items()},
+            edges_at_longest_t=pr, false_edge_graphs=false_edges,
+            points_with_false_edge_rate_above_nominal=", ".join(above) or "none",
+            graph_family=result["recovery"]["graph_family"]),
         "noise-breaks-symmetry": verdict(
             "qualified" if min(at_longest.values()) >= 0.9 else "not-reproduced",
-            exact_rate_at_longest_t=at_longest, longest_t=longest,
+            exact_rate_at_longest_t=at_longest, longest_t=longest_p1,
             first_t_with_90pct=first_ok, draws=prop1[0]["draws"]),
         "theorem1-kde-plugin-consistent": verdict(
-            "qualified" if decreasing else "not-reproduced",
+            "qualified" if consistent else "not-reproduced",
+            selected_kde_error_by_t={f'n={c["n"]} d={c["d"]}':
+                                     {p["T"]: round(p["error_rate"], 3) for p in c["points"]}
+                                     for c in curves},
             kde_errors=[p["error_rate"] for p in kde_curve],
             knn_errors=[p["error_rate"] for p in knn_curve], T=[p["T"] for p in kde_curve]),
         "sigma-zero-noise-did-not-matter": verdict(
@@ -319,43 +425,80 @@ def _setting(part: dict) -> str:
     return f"{kind}, n={n}, d={d}"
 
 
+def _errbar(ax, x, est, ci, **kw):
+    est = np.asarray(est, dtype=float)
+    lo, hi = np.asarray([c[0] for c in ci]), np.asarray([c[1] for c in ci])
+    return ax.errorbar(x, est, yerr=[np.maximum(est - lo, 0), np.maximum(hi - est, 0)],
+                       capsize=3, **kw)
+
+
+def plot_recovery(ax, curves, key="error_rate", ci_key="error_ci95"):
+    """Exact-recovery error (or another per-point rate) against t, one line per (n, d)."""
+    for c in curves:
+        pts = c["points"]
+        _errbar(ax, [p["T"] for p in pts], [p[key] for p in pts], [p[ci_key] for p in pts],
+                marker="o" if c["d"] == 1 else "s", ls="-" if c["d"] == 1 else "--",
+                label=f'n={c["n"]}, d={c["d"]}')
+    ax.set(xscale="log", xlabel="trajectory length t")
+    return ax
+
+
+def plot_tigramite(ax, comparison):
+    """Exact-recovery rate of the DI estimator and PCMCI on the same trajectories."""
+    rows = (comparison or {}).get("rows", [])
+    if not rows:
+        ax.text(0.5, 0.5, "no tigramite comparison\n(benchmarks/bench_graph_recovery.py)",
+                ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return ax
+    tools = sorted({r["tool"] for r in rows})
+    settings = sorted({(r["n"], r["d"], r["T"]) for r in rows})
+    width = 0.8 / len(tools)
+    for i, tool in enumerate(tools):
+        by = {(r["n"], r["d"], r["T"]): r for r in rows if r["tool"] == tool}
+        xs = [j + i * width for j, s in enumerate(settings) if s in by]
+        est = [by[s]["exact_rate"] for s in settings if s in by]
+        ci = [by[s]["exact_ci95"] for s in settings if s in by]
+        _errbar(ax, xs, est, ci, fmt="o", label=tool)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(settings))])
+    ax.set_xticklabels([f"n={n}\nd={d}\nt={T}" for n, d, T in settings], fontsize=7)
+    ax.set(ylabel="exact-recovery rate", ylim=(-0.02, 1.02),
+           title="same trajectories: DI (ours) vs tigramite PCMCI")
+    ax.legend(fontsize=7)
+    return ax
+
+
 def plot(result: dict):
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
-    ax = axes[0]
-    for c in result["curves"]:
-        T = [p["T"] for p in c["points"]]
-        e = [p["error_rate"] for p in c["points"]]
-        lo = [p["error_ci95"][0] for p in c["points"]]
-        hi = [p["error_ci95"][1] for p in c["points"]]
-        ax.errorbar(T, e, yerr=[np.subtract(e, lo), np.subtract(hi, e)], marker="o", capsize=3,
-                    label=f'{c["kind"]}, n={c["n"]}, d={c["d"]}')
+    fig, axes = plt.subplots(2, 3, figsize=(16, 8.4))
+    curves = result["recovery"]["curves"]
+    ax = plot_recovery(axes[0, 0], curves)
+    ax.axhline(1 - TARGET, color="grey", lw=0.8, ls=":")
+    ax.set(ylabel=r"$P[\hat G_t \neq G]$", ylim=(-0.02, 1.02),
+           title="Theorem 1: exact-recovery error (Wilson 95%)")
+    ax.legend(fontsize=7)
+    ax = plot_recovery(axes[0, 1], curves, "recall", "recall_ci95")
+    ax.set(ylabel="edge recall", title="edge recall (bootstrap 95% over graphs)")
+    ax = plot_recovery(axes[0, 2], curves, "precision", "precision_ci95")
+    ax.set(ylabel="edge precision", title="edge precision (bootstrap 95% over graphs)")
+    ax = plot_recovery(axes[1, 0], curves, "false_edge_graph_rate", "false_edge_graph_ci95")
+    Ts = sorted({p["T"] for c in curves for p in c["points"]})
+    from theory.directed_information import recovery_alpha
+    ax.plot(Ts, [recovery_alpha(T) for T in Ts], "k:", label=r"nominal $\alpha_t$")
+    ax.set(ylabel="graphs with a false edge", title="level control (family-wise)")
+    ax.legend(fontsize=7)
+    plot_tigramite(axes[1, 1], result.get("tigramite"))
+    ax = axes[1, 2]
     for m, ls in (("kde", "-"), ("knn", "--")):
         pts = result["estimator_comparison"][m]
-        ax.plot([p["T"] for p in pts], [p["error_rate"] for p in pts], ls, color="k",
-                alpha=0.6, label=f'{m.upper()}, {_setting(result["estimator_comparison"])}')
-    ax.set(xscale="log", xlabel="trajectory length t", ylabel=r"$P[\hat G_t \neq G]$",
-           title="Theorem 1: exact-recovery error", ylim=(-0.02, 1.02))
-    ax.axhline(1 - TARGET, color="grey", lw=0.8, ls=":")
+        ax.plot([p["T"] for p in pts], [p["error_rate"] for p in pts], ls, marker="o",
+                label=f'full conditioning, {m.upper()}, {_setting(result["estimator_comparison"])}')
+    sg = result["sigma_sweep"]["points_after_burn_in"]
+    ax.plot([result["sigma_sweep"]["T"]] * len(sg), [p["error_rate"] for p in sg], "x",
+            color="grey", label=rf"$\sigma$ sweep after burn-in (n=4, t={sg[0]['T']})")
+    ax.set(xscale="log", xlabel="trajectory length t", ylabel="exact-recovery error",
+           ylim=(-0.02, 1.02), title="estimators and noise (G(n,1/2))")
     ax.legend(fontsize=7)
-    ax = axes[1]
-    sw = result["n_sweep"]
-    ax.errorbar([p["n"] for p in sw], [p["error_rate"] for p in sw],
-                yerr=[[p["error_rate"] - p["error_ci95"][0] for p in sw],
-                      [p["error_ci95"][1] - p["error_rate"] for p in sw]], marker="o", capsize=3)
-    ax.set(xlabel="vertices n", ylabel="error", ylim=(-0.02, 1.02),
-           title=f'directed, d=1, t={sw[0]["T"]}')
-    ax = axes[2]
-    sg = result["sigma_sweep"]["points"]
-    xs = [p["sigma"] if p["sigma"] > 0 else 1e-4 for p in sg]
-    ax.plot(xs, [p["error_rate"] for p in sg], "o-", label="all t from x(0) = 0")
-    sb = result["sigma_sweep"]["points_after_burn_in"]
-    ax.plot(xs, [p["error_rate"] for p in sb], "s--",
-            label=f'first {result["sigma_sweep"]["burn_in"]} steps discarded')
-    ax.legend(fontsize=7)
-    ax.set(xscale="log", xlabel=r"noise $\sigma$ ($\sigma=0$ drawn at $10^{-4}$)",
-           ylabel="error", ylim=(-0.02, 1.02),
-           title=f'sigma -> 0, {_setting(result["sigma_sweep"])}, t={result["sigma_sweep"]["T"]}')
     fig.tight_layout()
     return fig, axes
 

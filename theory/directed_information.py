@@ -49,10 +49,7 @@ import numpy as np
 
 from theory.cmi_estimators import (
     chebyshev_distances,
-    cmi_surrogate_test,
     gaussian_tail_pvalue,
-    kde_cmi,
-    knn_cmi,
     knn_counts_cmi,
     local_neighbours,
     local_permutation,
@@ -224,54 +221,18 @@ def directed_information_graph(X, *, method: str = "kde", n_surrogates: int = 6,
     return DIGraphEstimate(_digraph(n, p < level), est, mean, std, p, level)
 
 
-def greedy_directed_information_graph(X, *, method: str = "kde", n_surrogates: int = 19,
-                                      k_perm: int = 5, k: int = 5, alpha: float | None = None,
-                                      bandwidth_factor: float = 2.0, seed=None) -> nx.DiGraph:
+def greedy_directed_information_graph(X, *, method: str = "kde", seed=None,
+                                      **options) -> nx.DiGraph:
     """Directed-information graph conditioning on a greedily selected candidate-parent set.
 
-    For each target ``v`` (``Y = x_v(t+1)``, conditioning always on ``v``'s own past as in
-    Def. 3.4): forward, add the candidate ``u`` with the largest ``I(X_u; Y | X_S, X_v)`` while
-    its surrogate test is significant; backward, drop any ``u in S`` whose
-    ``I(X_u; Y | X_{S-u}, X_v)`` is no longer significant.  Conditioning sets have
-    ``(|Gamma(v)| + 1) d`` dimensions instead of ``n d`` (the point of network-inference methods
-    such as optimal causation entropy, Sun, Taylor & Bollt 2015).  Same level and bandwidth
-    rule as :func:`directed_information_graph`; each test has its own ``B`` surrogates and a
-    ``t_{B-1}`` p-value.
+    The KDE plug-in with ``(|S| + 2) d``-dimensional tests instead of ``(n + 1) d``: see
+    :func:`theory.parent_selection.selected_parents_graph` (screen, forward, backward; same
+    Bonferroni level as :func:`directed_information_graph`), whose ``options`` this passes on.
     """
-    rng = np.random.default_rng(seed) if not isinstance(seed, np.random.Generator) else seed
-    P, F = _blocks(*transition_samples(X))
-    N, n, d = P.shape
-    level = (recovery_alpha(N) if alpha is None else alpha) / max(1, n * (n - 1))
-    def cmi(a, b, c):
-        if method == "knn":
-            return knn_cmi(a, b, c, k=k)
-        h = bandwidth_factor * scott_bandwidth(N, a.shape[1] + b.shape[1] + c.shape[1])
-        return kde_cmi(a, b, c, bandwidth=h)
-
-    def cond(v, S):
-        return P[:, sorted(set(S) | {v})].reshape(N, -1)
-
-    def significant(u, v, S):
-        res = cmi_surrogate_test(P[:, u], F[:, v], cond(v, S), estimator=method,
-                                 n_surrogates=n_surrogates, k_perm=k_perm, k=k,
-                                 bandwidth_factor=bandwidth_factor, seed=rng)
-        return res.pvalue < level
-
-    G = nx.DiGraph()
-    G.add_nodes_from(range(n))
-    for v in range(n):
-        S: list[int] = []
-        while len(S) < n - 1:
-            cand = [u for u in range(n) if u != v and u not in S]
-            best = max(cand, key=lambda u: cmi(P[:, u], F[:, v], cond(v, S)))
-            if not significant(best, v, S):
-                break
-            S.append(best)
-        for u in list(S):
-            if not significant(u, v, [w for w in S if w != u]):
-                S.remove(u)
-        G.add_edges_from((u, v) for u in S)
-    return G
+    if method != "kde":
+        raise ValueError("the greedy parent-set search uses the KDE plug-in (method='kde')")
+    from theory.parent_selection import selected_parents_graph
+    return selected_parents_graph(X, seed=seed, **options).graph
 
 
 def undirected_from_directed(D: nx.DiGraph) -> nx.Graph:

@@ -42,6 +42,8 @@ __all__ = [
     "relu_margin",
     "simulate_trajectory",
     "simulate_independent_trajectories",
+    "random_bounded_indegree_digraph",
+    "recovery_instance",
 ]
 
 
@@ -56,6 +58,25 @@ class G2SParameters:
     @property
     def d(self) -> int:
         return int(self.W.shape[0])
+
+
+def random_bounded_indegree_digraph(n: int, max_in_degree: int = 3, *,
+                                    seed=None) -> nx.DiGraph:
+    """Random directed graph on ``0..n-1`` with in-degrees at most ``max_in_degree``.
+
+    Each vertex ``v`` independently draws its in-degree ``k_v`` uniformly from
+    ``{0, 1, ..., min(max_in_degree, n - 1)}`` and then ``k_v`` parents uniformly without
+    replacement from the other vertices (no self-loops; mean in-degree ``max_in_degree / 2``).
+    """
+    rng = _rng(seed)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    kmax = min(max_in_degree, n - 1)
+    for v in range(n):
+        k = int(rng.integers(kmax + 1))
+        others = [u for u in range(n) if u != v]
+        G.add_edges_from((int(u), v) for u in rng.choice(others, size=k, replace=False))
+    return G
 
 
 def in_neighbour_matrix(G: nx.Graph | nx.DiGraph, nodes=None) -> np.ndarray:
@@ -178,3 +199,19 @@ def simulate_trajectory(G_or_M, params: G2SParameters, T: int, *, x0="zero",
     """One trajectory ``x(0..T)`` of Eq. (1), shape ``(T + 1, n, d)``."""
     x0 = x0 if isinstance(x0, str) else np.asarray(x0, dtype=float)[None]
     return simulate_independent_trajectories(G_or_M, params, T, 1, x0=x0, seed=seed)[0]
+
+
+def recovery_instance(n: int, d: int, T: int, graph: int, *, seed: int = 0,
+                      max_in_degree: int = 3, sigma: float = 1.0):
+    """The ``graph``-th graph-recovery instance: ``(G, params, X)``.
+
+    ``G`` from :func:`random_bounded_indegree_digraph`, generic parameters
+    (:func:`draw_generic_parameters`), one trajectory of ``T`` transitions from the zero state;
+    all drawn from ``np.random.default_rng([seed, n, d, graph, max_in_degree])``, so every
+    consumer (reproduce/theorem1.py, benchmarks/bench_graph_recovery.py) sees the same data, and
+    a shorter ``T`` is a prefix of a longer one.
+    """
+    rng = np.random.default_rng([seed, n, d, graph, max_in_degree])
+    G = random_bounded_indegree_digraph(n, max_in_degree, seed=rng)
+    params = draw_generic_parameters(G, d, sigma=sigma, seed=rng)
+    return G, params, simulate_trajectory(G, params, T, seed=rng)
