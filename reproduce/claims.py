@@ -22,7 +22,7 @@ The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of th
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import json
 import subprocess
 import sys
@@ -30,6 +30,9 @@ import tempfile
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+if not __package__:  # run as python reproduce/claims.py
+    import _bootstrap  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "reproduce" / "claims.toml"
@@ -71,11 +74,8 @@ def load_ledger(path: Path = LEDGER) -> list[dict]:
 
 
 def _load_script(name: str):
-    path = ROOT / "reproduce" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"_reproduce_{name}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """The module of ``reproduce/NAME.py``, imported as ``reproduce.NAME``."""
+    return importlib.import_module(f"reproduce.{name}")
 
 
 def derive_json(check: str, cache: dict) -> dict:

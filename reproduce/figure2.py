@@ -21,24 +21,14 @@ Usage: ``python reproduce/figure2.py [--profile smoke|ci|paper] [--device cpu]``
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as python reproduce/figure2.py
+    import _bootstrap  # noqa: F401
 
-
+from reproduce import settings as S
 from reproduce.common import Run, verdict
-from reproduce.figure3 import (
-    BASELINE_COLOURS,
-    BASELINES,
-    HEURISTICS,
-    MVC_SEEDS,
-    PROFILES,
-    T_MAX,
-    WL_EMBED_MAX,
-)
 from reproduce.grid import (
     add_seed_mean,
     checkpoint_meta,
@@ -55,14 +45,14 @@ NAME = "figure2"
 PROBLEM = "mvc"
 FAMILIES = ("er", "bipartite")
 #: family -> the training-set tag in the checkpoint names (ER-15, bipartite-20)
-TRAINED_ON = {"er": "er15", "bipartite": "bipartite20"}
+TRAINED_ON = {"er": S.ER15, "bipartite": S.BIPARTITE20}
 TITLES = {"er": "Erdos-Renyi (p = 0.15), trained on ER-15",
           "bipartite": "random bipartite (p = 0.75), trained on bipartite-20"}
 #: the G2S-RNN seeds trained per family (one bipartite seed, as in the paper's single curve)
-G2S_SEEDS = {"er": MVC_SEEDS, "bipartite": (0,)}
+G2S_SEEDS = {f: S.G2S_SEEDS[(PROBLEM, tag)] for f, tag in TRAINED_ON.items()}
 #: "generalizes well": the worst plotted mean ratio over the sizes run is at most this (the
 #: paper's "within 10%" of Figure 3)
-GOOD = 1.10
+GOOD = S.WITHIN_10PCT
 CLAIM = "fig2-scalability"
 CLAIM_TABLE = "fig2-table"
 
@@ -72,18 +62,17 @@ def checkpoint_paths(family: str, directory=None) -> dict:
 
     ``directory`` (``--checkpoint-dir``) replaces the folder of the G2S-RNN checkpoints only.
     """
-    from g2s.evaluate import CHECKPOINT_DIR
-    g2s_dir = CHECKPOINT_DIR if directory is None else Path(directory)
+    from g2s.checkpoints import checkpoint_path
     tag = TRAINED_ON[family]
-    paths = {f"g2s_rnn_s{s}": g2s_dir / f"g2s_rnn_{PROBLEM}_{tag}_s{s}.pt"
+    paths = {f"g2s_rnn_s{s}": checkpoint_path("g2s_rnn", PROBLEM, tag, s, directory)
              for s in G2S_SEEDS[family]}
-    paths.update({b: CHECKPOINT_DIR / f"{b}_{PROBLEM}_{tag}_s0.pt" for b in BASELINES})
+    paths.update({b: checkpoint_path(b, PROBLEM, tag, S.BASELINE_SEED) for b in S.BASELINES})
     return paths
 
 
 def compute(run: Run, device: str, directory=None) -> dict:
     """Evaluate each panel's present models and the heuristics on its certified instances."""
-    sizes, count = PROFILES[run.args.profile]
+    sizes, count = S.GRID_PROFILES[run.args.profile]
     out = {"sizes": list(sizes), "instances": {}, "methods": {}, "baselines": {},
            "g2s_seeds": {}, "checkpoint_sha256_16": {}, "checkpoints": {},
            "missing_checkpoints": []}
@@ -91,15 +80,16 @@ def compute(run: Run, device: str, directory=None) -> dict:
         for f in FAMILIES:
             models, missing = snapshot(checkpoint_paths(f, directory), Path(tmp), f)
             out["missing_checkpoints"] += missing
-            methods = {**models, **{h: None for h in HEURISTICS}}
+            methods = {**models, **{h: None for h in S.HEURISTICS[PROBLEM]}}
             raw = evaluate_grid(run, PROBLEM, (f,), sizes, count, methods, device=device,
-                                t_max=T_MAX, max_size={"wl_embed": WL_EMBED_MAX[run.args.profile]})
+                                t_max=S.T_MAX,
+                                max_size={"wl_embed": S.WL_EMBED_MAX[run.args.profile]})
             seeds = [s for s in G2S_SEEDS[f] if f"g2s_rnn_s{s}" in models]
             if seeds:
                 add_seed_mean(raw["instances"], seeds)
             out["instances"][f] = raw["instances"]
             out["methods"][f] = (["g2s_rnn"] if seeds else []) + list(methods)
-            out["baselines"][f] = [b for b in BASELINES if b in models]
+            out["baselines"][f] = [b for b in S.BASELINES if b in models]
             out["g2s_seeds"][f] = seeds
             out["checkpoint_sha256_16"][f] = raw["hashes"]
             out["checkpoints"][f] = {checkpoint_paths(f, directory)[m].name: checkpoint_meta(p)
@@ -141,12 +131,12 @@ def derive_verdicts(result: dict) -> dict:
     spread = result.get("seed_spread", {})
     seed_means = [v["max"] for f in FAMILIES for v in spread.get(f, {}).values()]
     seed_worst = max(seed_means) if seed_means else None
-    worst = {b: {f: worst_point(pts[f].get(b, {})) for f in FAMILIES} for b in BASELINES}
-    complete = [b for b in BASELINES if all(worst[b][f] is not None for f in FAMILIES)]
-    partial = [b for b in BASELINES if b not in complete
+    worst = {b: {f: worst_point(pts[f].get(b, {})) for f in FAMILIES} for b in S.BASELINES}
+    complete = [b for b in S.BASELINES if all(worst[b][f] is not None for f in FAMILIES)]
+    partial = [b for b in S.BASELINES if b not in complete
                and any(worst[b][f] is not None for f in FAMILIES)]
     good = {b: [f for f in FAMILIES if worst[b][f] is not None and worst[b][f][0] <= GOOD]
-            for b in BASELINES}
+            for b in S.BASELINES}
     good_both = [b for b in complete if len(good[b]) == len(FAMILIES)]
     g2s_poor = [f for f in FAMILIES if g2s[f] is not None and g2s[f][0] > GOOD]
     present = [g2s[f][2] for f in FAMILIES if g2s[f] is not None]
@@ -167,7 +157,7 @@ def derive_verdicts(result: dict) -> dict:
         good_on_both=", ".join(good_both) or "none",
         worst_per_baseline="; ".join(f"{b} er {fmt_worst(worst[b]['er'])} bipartite "
                                      f"{fmt_worst(worst[b]['bipartite'])}"
-                                     for b in BASELINES if b in complete or b in partial),
+                                     for b in S.BASELINES if b in complete or b in partial),
         incomplete_baselines=", ".join(partial) or "none",
         s2v_subclaim=sub, s2v_er=fmt_worst(s2v["er"]), s2v_bipartite=fmt_worst(s2v["bipartite"]),
         missing=", ".join(result.get("missing_checkpoints", [])) or "none")
@@ -175,7 +165,7 @@ def derive_verdicts(result: dict) -> dict:
         kind = "refuted"
     elif None in g2s.values() or not complete:
         kind = "pending"
-    elif max_n < 3200 or (seed_worst is not None and seed_worst > GOOD) or partial:
+    elif max_n < S.PAPER_MAX_N or (seed_worst is not None and seed_worst > GOOD) or partial:
         kind = "qualified"
     else:
         kind = "confirmed"
@@ -187,8 +177,6 @@ def derive_verdicts(result: dict) -> dict:
 def plot(result: dict):
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.9))
-    styles = {"greedy": ("tab:orange", "s"), "list": ("tab:green", "^"),
-              "matching": ("tab:red", "v")}
     sizes = result["sizes"]
     for ax, f in zip(axes, FAMILIES):
         pts = result["points"][f]
@@ -197,21 +185,22 @@ def plot(result: dict):
             ns = sorted(int(n) for n in pts["g2s_rnn"])
             if len(result["g2s_seeds"][f]) > 1:
                 ax.fill_between(ns, [sp[str(n)]["min"] for n in ns],
-                                [sp[str(n)]["max"] for n in ns], color="tab:blue", alpha=0.2,
+                                [sp[str(n)]["max"] for n in ns], color=S.G2S_COLOUR, alpha=0.2,
                                 label="G2S-RNN seed range")
             ax.errorbar(ns, [pts["g2s_rnn"][str(n)]["mean"] for n in ns],
-                        [pts["g2s_rnn"][str(n)]["std"] for n in ns], color="tab:blue",
+                        [pts["g2s_rnn"][str(n)]["std"] for n in ns], color=S.G2S_COLOUR,
                         marker="o", capsize=3, lw=2,
                         label=f"G2S-RNN ({len(result['g2s_seeds'][f])} seed(s))")
         else:
             ax.text(0.5, 0.04, "G2S-RNN checkpoint missing", transform=ax.transAxes,
-                    ha="center", color="tab:blue")
-        for h, (col, mk) in styles.items():
+                    ha="center", color=S.G2S_COLOUR)
+        for h in S.HEURISTICS[PROBLEM]:
+            col, mk = S.HEURISTIC_STYLES[h]
             ns = sorted(int(n) for n in pts[h])
             ax.errorbar(ns, [pts[h][str(n)]["mean"] for n in ns],
                         [pts[h][str(n)]["std"] for n in ns], color=col, marker=mk, capsize=3,
                         alpha=0.7, lw=1, label=h)
-        for b, col in zip(BASELINES, BASELINE_COLOURS):
+        for b, col in S.BASELINE_COLOURS.items():
             ns = sorted(int(n) for n in pts.get(b, {}))
             if ns:
                 ax.errorbar(ns, [pts[b][str(n)]["mean"] for n in ns],
@@ -243,8 +232,8 @@ def main(argv=None) -> Path:
     args, run = model_run(NAME, __doc__.splitlines()[0], argv)
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
-              "t_max": T_MAX, "good_threshold": GOOD,
-              "wl_embed_max": WL_EMBED_MAX[args.profile], **raw, **summarise(raw)}
+              "t_max": S.T_MAX, "good_threshold": GOOD,
+              "wl_embed_max": S.WL_EMBED_MAX[args.profile], **raw, **summarise(raw)}
     fig, _ = plot(result)
     return run.write(result, fig, derive=derive_verdicts)
 

@@ -14,15 +14,14 @@ Usage: ``python reproduce/figure3.py [--profile smoke|ci|paper] [--retrain] [--d
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as python reproduce/figure3.py
+    import _bootstrap  # noqa: F401
 
-
+from reproduce import settings as S
 from reproduce.common import Run, verdict
-from reproduce.grid import add_seed_mean, evaluate_grid, model_run, seed_spread
+from reproduce.grid import META_KEYS, add_seed_mean, evaluate_grid, model_run, seed_spread
 from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure3"
@@ -30,17 +29,9 @@ PROBLEM = "mvc"
 FAMILIES = ("greedy_worst", "regular", "bipartite")
 TITLES = {"greedy_worst": "worst case for greedy", "regular": "random 4-regular",
           "bipartite": "random bipartite (p = 0.75)"}
-#: profile -> (sizes, instances per size; greedy_worst has one graph per size)
-PROFILES = {"smoke": ((25, 50), 2), "ci": ((25, 50, 100, 200, 400), 3),
-            "paper": ((25, 50, 100, 200, 400, 800, 1600, 3200), 20)}
-HEURISTICS = ("greedy", "list", "matching")
-#: neural baselines of issue 6 (shipped ER-15 MVC checkpoints; absent ones are skipped)
-BASELINES = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
-#: the WL embedding costs ~n^2.7 per forward pass; the paper, too, restricts it to small sizes
-WL_EMBED_MAX = {"smoke": 50, "ci": 100, "paper": 200}
-BASELINE_COLOURS = ("tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "tab:gray")
-MVC_SEEDS = (0, 1, 2)
-T_MAX = 15
+HEURISTICS = S.HEURISTICS[PROBLEM]
+#: the G2S-RNN MVC seeds trained on ER-15
+MVC_SEEDS = S.G2S_SEEDS[(PROBLEM, S.ER15)]
 CLAIM_WITHIN = "fig3-g2s-within-10pct"
 CLAIM_HEUR = "fig3-g2s-beats-heuristics"
 CLAIM_BASE = "figure3-baselines-inconsistent"
@@ -48,40 +39,37 @@ CLAIM_BASE = "figure3-baselines-inconsistent"
 
 def checkpoint_paths(directory=None) -> dict:
     """The G2S-RNN MVC seeds: shipped ones, or those in ``directory`` (``--checkpoint-dir``)."""
-    from g2s.evaluate import CHECKPOINT_DIR
-    directory = CHECKPOINT_DIR if directory is None else Path(directory)
-    return {s: directory / f"g2s_rnn_mvc_er15_s{s}.pt" for s in MVC_SEEDS}
+    from g2s.checkpoints import checkpoint_path
+    return {s: checkpoint_path("g2s_rnn", PROBLEM, S.ER15, s, directory) for s in MVC_SEEDS}
 
 
 def baseline_paths() -> dict:
     """The shipped ER-15 MVC checkpoint of every neural baseline that exists."""
-    from g2s.evaluate import CHECKPOINT_DIR
-    paths = {b: CHECKPOINT_DIR / f"{b}_mvc_er15_s0.pt" for b in BASELINES}
+    from g2s.checkpoints import checkpoint_path
+    paths = {b: checkpoint_path(b, PROBLEM, S.ER15, S.BASELINE_SEED) for b in S.BASELINES}
     return {b: p for b, p in paths.items() if p.exists()}
 
 
 def checkpoint_summary(directory=None) -> dict:
     """Seed, iterations, training time and validation ratios of each checkpoint used."""
-    import json
+    from g2s.checkpoints import read_meta
     out = {}
     for path in [*checkpoint_paths(directory).values(), *baseline_paths().values()]:
-        m = json.loads(path.with_suffix(".json").read_text())
-        out[path.name] = {k: m.get(k) for k in ("seed", "iterations", "training_time_s",
-                                                "selected", "selected_iteration",
-                                                "best_val_ratio", "final_val_ratio")}
+        m = read_meta(path)
+        out[path.name] = {k: m.get(k) for k in META_KEYS}
     return out
 
 
 def compute(run: Run, device: str, directory=None) -> dict:
-    sizes, count = PROFILES[run.args.profile]
+    sizes, count = S.GRID_PROFILES[run.args.profile]
     methods = {f"g2s_rnn_s{s}": p for s, p in checkpoint_paths(directory).items()}
     methods.update(baseline_paths())
     methods.update({h: None for h in HEURISTICS})
     raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, methods, device=device,
-                        t_max=T_MAX, single=("greedy_worst",),
-                        max_size={"wl_embed": WL_EMBED_MAX[run.args.profile]})
+                        t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
+                        max_size={"wl_embed": S.WL_EMBED_MAX[run.args.profile]})
     add_seed_mean(raw["instances"], MVC_SEEDS)
-    raw["baselines"] = [b for b in BASELINES if b in methods]
+    raw["baselines"] = [b for b in S.BASELINES if b in methods]
     return raw
 
 
@@ -103,9 +91,9 @@ def derive_verdicts(result: dict) -> dict:
     max_n = max(int(n) for _, n in g2s)
     vals = dict(worst_ratio=round(worst, 4), worst_at=f"{worst_key[0]} n={worst_key[1]}",
                 worst_seed_ratio=round(seed_worst, 4), max_n=max_n, profile=result["profile"])
-    if worst > 1.10:
+    if worst > S.WITHIN_10PCT:
         within = verdict("refuted", **vals)
-    elif max_n < 3200 or seed_worst > 1.10:
+    elif max_n < S.PAPER_MAX_N or seed_worst > S.WITHIN_10PCT:
         within = verdict("qualified", **vals)
     else:
         within = verdict("confirmed", **vals)
@@ -113,10 +101,10 @@ def derive_verdicts(result: dict) -> dict:
     for f in sorted(pts):
         for n, v in sorted(pts[f]["g2s_rnn"].items(), key=lambda kv: int(kv[0])):
             for h in HEURISTICS:
-                if pts[f][h][n]["mean"] < v["mean"] - 1e-12:
+                if pts[f][h][n]["mean"] < v["mean"] - S.EPS:
                     beaten.append(f"{h}@{f}/{n}")
     frac = len(beaten) / len(g2s)
-    kind = "confirmed" if not beaten else ("qualified" if frac < 0.5 else "refuted")
+    kind = "confirmed" if not beaten else ("qualified" if frac < S.MAJORITY else "refuted")
     heur = verdict(kind, beaten_points=len(beaten), points=len(g2s),
                    beaten_at=", ".join(beaten) if beaten else "none")
     return {CLAIM_WITHIN: within, CLAIM_HEUR: heur, CLAIM_BASE: baselines_verdict(result)}
@@ -135,13 +123,14 @@ def baselines_verdict(result: dict) -> dict:
     for b in names:
         cells = [(v["mean"], f"{f}/{n}") for f in pts for n, v in pts[f].get(b, {}).items()]
         worst[b] = max(cells)
-    poor = sorted(b for b in names if worst[b][0] > 1.10)
+    poor = sorted(b for b in names if worst[b][0] > S.WITHIN_10PCT)
     g2s_worst = max(v["mean"] for f in pts for v in pts[f]["g2s_rnn"].values())
     vals = dict(poor=", ".join(poor) if poor else "none", baselines=len(names),
+                profile=result["profile"],
                 poor_count=len(poor), g2s_worst=round(g2s_worst, 4),
                 worst_per_baseline=", ".join(f"{b} {w:.3f} ({at})"
                                              for b, (w, at) in sorted(worst.items())))
-    if len(poor) == len(names) and g2s_worst <= 1.10:
+    if len(poor) == len(names) and g2s_worst <= S.WITHIN_10PCT:
         return verdict("confirmed", **vals)
     return verdict("refuted" if not poor else "qualified", **vals)
 
@@ -149,29 +138,28 @@ def baselines_verdict(result: dict) -> dict:
 def plot(result: dict):
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 3, figsize=(15, 3.8), sharey=False)
-    styles = {"greedy": ("tab:orange", "s"), "list": ("tab:green", "^"),
-              "matching": ("tab:red", "v")}
     for ax, f in zip(axes, FAMILIES):
         sizes = sorted(int(n) for n in result["points"][f]["g2s_rnn"])
         g = result["points"][f]["g2s_rnn"]
         sp = result["seed_spread"][f]
         ax.fill_between(sizes, [sp[str(n)]["min"] for n in sizes],
-                        [sp[str(n)]["max"] for n in sizes], color="tab:blue", alpha=0.2,
+                        [sp[str(n)]["max"] for n in sizes], color=S.G2S_COLOUR, alpha=0.2,
                         label="G2S-RNN seed range")
         ax.errorbar(sizes, [g[str(n)]["mean"] for n in sizes], [g[str(n)]["std"] for n in sizes],
-                    color="tab:blue", marker="o", capsize=3, label="G2S-RNN (mean of seeds)")
-        for h, (col, mk) in styles.items():
+                    color=S.G2S_COLOUR, marker="o", capsize=3, label="G2S-RNN (mean of seeds)")
+        for h in HEURISTICS:
+            col, mk = S.HEURISTIC_STYLES[h]
             p = result["points"][f][h]
             ax.errorbar(sizes, [p[str(n)]["mean"] for n in sizes],
                         [p[str(n)]["std"] for n in sizes], color=col, marker=mk, capsize=3,
                         alpha=0.8, label=h)
-        for k, bname in enumerate(result.get("baselines", [])):
+        for bname in result.get("baselines", []):
             p = result["points"][f].get(bname, {})
             bs = sorted(int(n) for n in p)
             if bs:
                 ax.plot(bs, [p[str(n)]["mean"] for n in bs], ls="--", lw=1, marker=".",
-                        color=BASELINE_COLOURS[k % len(BASELINE_COLOURS)], label=bname)
-        ax.axhline(1.1, color="grey", ls=":", lw=1)
+                        color=S.BASELINE_COLOURS[bname], label=bname)
+        ax.axhline(S.WITHIN_10PCT, color="grey", ls=":", lw=1)
         ax.set_xscale("log", base=2)
         ax.set_xticks(sizes, [str(n) for n in sizes])
         ax.set_title(TITLES[f])
@@ -192,12 +180,10 @@ def plot(result: dict):
 
 def retrain(device: str, directory=None) -> None:
     """Retrain the MVC checkpoints with the settings recorded in their JSON sidecars."""
-    import json
-
-    from g2s.checkpoints import select_default_checkpoints
+    from g2s.checkpoints import read_meta, select_default_checkpoints
     from g2s.rl.dqn import TrainConfig, train
     for path in checkpoint_paths(directory).values():
-        meta = json.loads(path.with_suffix(".json").read_text())
+        meta = read_meta(path)
         cfg = TrainConfig.from_dict({**meta["train_config"], "device": device})
         train(cfg, path, resume=False)
     select_default_checkpoints()
@@ -210,7 +196,7 @@ def main(argv=None) -> Path:
         retrain(args.device, args.checkpoint_dir)
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
-              "sizes": raw["sizes"], "t_max": T_MAX, "instances": raw["instances"],
+              "sizes": raw["sizes"], "t_max": S.T_MAX, "instances": raw["instances"],
               "checkpoint_sha256_16": {str(k): v for k, v in raw["hashes"].items()},
               "checkpoints": checkpoint_summary(args.checkpoint_dir),
               "baselines": raw["baselines"],

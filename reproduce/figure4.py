@@ -15,15 +15,13 @@ Usage: ``python reproduce/figure4.py [--profile smoke|ci|paper] [--device cpu]``
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as python reproduce/figure4.py
+    import _bootstrap  # noqa: F401
 
+from reproduce import settings as S
 from reproduce.common import Run, verdict
-from reproduce.figure3 import BASELINE_COLOURS, BASELINES, WL_EMBED_MAX
 from reproduce.grid import evaluate_grid, model_run, summarise
 
 NAME = "figure4"
@@ -31,33 +29,29 @@ NAME = "figure4"
 PANELS = (("maxcut", "er", "max cut: Erdos-Renyi"), ("maxcut", "grid", "max cut: grid"),
           ("mis", "er", "MIS: Erdos-Renyi"), ("mis", "structured_bipartite",
                                                  "MIS: structured bipartite"))
-PROFILES = {"smoke": ((25, 50), 2), "ci": ((25, 50, 100, 200, 400), 3),
-            "paper": ((25, 50, 100, 200, 400, 800, 1600, 3200), 20)}
-HEURISTICS = {"maxcut": ("greedy",), "mis": ("greedy", "list")}
-SINGLE = ("structured_bipartite",)
-T_MAX = 15
+HEURISTICS = {p: S.HEURISTICS[p] for p in ("maxcut", "mis")}
 #: claim id -> (problem, families, threshold on G2S-RNN's mean ratio)
-CLAIMS = {"fig4-maxcut": ("maxcut", ("er", "grid"), 1.04),
-          "fig4-mis-er": ("mis", ("er",), 1.10),
-          "fig4-mis-bipartite": ("mis", ("structured_bipartite",), 1.08)}
+CLAIMS = S.FIG4_BOUNDS
 CLAIM_BASE = "fig4-g2s-vs-baselines"
 
 
 def checkpoint(problem: str, directory=None) -> Path:
-    from g2s.evaluate import CHECKPOINT_DIR
-    directory = CHECKPOINT_DIR if directory is None else Path(directory)
-    return directory / f"g2s_rnn_{problem}_er15_s0.pt"
+    """The G2S-RNN of ``problem`` trained on ER-15 (its first seed; the paper's one curve)."""
+    from g2s.checkpoints import checkpoint_path
+    seed = S.G2S_SEEDS[(problem, S.ER15)][0]
+    return checkpoint_path("g2s_rnn", problem, S.ER15, seed, directory)
 
 
 def baseline_paths(problem: str) -> dict:
     """The shipped ER-15 checkpoint of every neural baseline trained for ``problem``."""
-    from g2s.evaluate import CHECKPOINT_DIR
-    paths = {b: CHECKPOINT_DIR / f"{b}_{problem}_er15_s0.pt" for b in BASELINES}
+    from g2s.checkpoints import checkpoint_path
+    paths = {b: checkpoint_path(b, problem, S.ER15, S.BASELINE_SEED) for b in S.BASELINES}
     return {b: p for b, p in paths.items() if p.exists()}
 
 
 def compute(run: Run, device: str, directory=None) -> dict:
-    sizes, count = PROFILES[run.args.profile]
+    from g2s.checkpoints import read_meta
+    sizes, count = S.GRID_PROFILES[run.args.profile]
     out = {"sizes": list(sizes), "points": {}, "instances": {}, "checkpoints": {}}
     for problem in ("maxcut", "mis"):
         families = [f for p, f, _ in PANELS if p == problem]
@@ -65,18 +59,18 @@ def compute(run: Run, device: str, directory=None) -> dict:
         methods = {"g2s_rnn": checkpoint(problem, directory), **baselines,
                    **{h: None for h in HEURISTICS[problem]}}
         raw = evaluate_grid(run, problem, families, sizes, count, methods, device=device,
-                            t_max=T_MAX, single=SINGLE,
-                            max_size={"wl_embed": WL_EMBED_MAX[run.args.profile]})
+                            t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
+                            max_size={"wl_embed": S.WL_EMBED_MAX[run.args.profile]})
         out["points"][problem] = summarise(raw, families, methods)
         out["instances"][problem] = raw["instances"]
-        meta = json.loads(checkpoint(problem, directory).with_suffix(".json").read_text())
+        meta = read_meta(checkpoint(problem, directory))
         out["checkpoints"][problem] = {"path": str(checkpoint(problem, directory).name),
                                        "sha256_16": raw["hashes"]["g2s_rnn"],
                                        "iterations": meta["iterations"],
                                        "selected_iteration": meta["selected_iteration"]}
         out.setdefault("baselines", {})[problem] = {}
         for b, path in baselines.items():
-            m = json.loads(path.with_suffix(".json").read_text())
+            m = read_meta(path)
             out["baselines"][problem][b] = {
                 "path": path.name, "sha256_16": raw["hashes"][b],
                 **{k: m.get(k) for k in ("iterations", "training_time_s", "selected_iteration",
@@ -95,13 +89,13 @@ def derive_verdicts(result: dict) -> dict:
         max_n = max(int(n) for _, n in pts)
         beaten = sorted(f"{h}@{f}/{n}" for f in families for h in HEURISTICS[problem]
                         for n, v in result["points"][problem][f][h].items()
-                        if v["mean"] < pts[(f, n)] - 1e-12)  # lower ratio is better
+                        if v["mean"] < pts[(f, n)] - S.EPS)  # lower ratio is better
         vals = dict(worst_ratio=round(worst, 4), worst_at=f"{worst_key[0]} n={worst_key[1]}",
                     threshold=threshold, max_n=max_n, profile=result["profile"],
                     heuristic_better_at=", ".join(beaten) if beaten else "none")
         if worst > threshold:
             out[claim] = verdict("refuted", **vals)
-        elif max_n < 3200:
+        elif max_n < S.PAPER_MAX_N:
             out[claim] = verdict("qualified", **vals)
         else:
             out[claim] = verdict("confirmed", **vals)
@@ -122,7 +116,7 @@ def reference_verdict(result: dict) -> dict:
             optimal = row["reference"]["status"] == "optimal"
             proven += optimal
             for m, v in sorted(row["results"].items()):
-                if v.get("ratio") is not None and v["ratio"] < 1 - 1e-12:
+                if v.get("ratio") is not None and v["ratio"] < 1 - S.EPS:
                     below.append(f"{m}@{problem}/{row['family']}/{row['n']}")
                     on_proven += optimal
     vals = dict(below_one=len(below), below_one_on_proven=on_proven, proven=proven,
@@ -142,7 +136,7 @@ def baselines_verdict(result: dict) -> dict:
     rows, as_good, worst_problem_share = [], [], 0.0
     for problem in ("maxcut", "mis"):
         panels = result["points"][problem]
-        names = sorted({m for f in panels.values() for m in f} & set(BASELINES))
+        names = sorted({m for f in panels.values() for m in f} & set(S.BASELINES))
         good = 0
         for b in names:
             common = [(f, n) for f, pts in sorted(panels.items()) for n in pts.get(b, {})
@@ -150,7 +144,7 @@ def baselines_verdict(result: dict) -> dict:
             wb = max(panels[f][b][n]["mean"] for f, n in common)
             wg = max(panels[f]["g2s_rnn"][n]["mean"] for f, n in common)
             rows.append(f"{problem}: {b} {wb:.3f} vs {wg:.3f}")
-            if wb <= wg + 1e-12:
+            if wb <= wg + S.EPS:
                 good += 1
                 as_good.append(f"{b}@{problem}")
         if names:
@@ -162,16 +156,18 @@ def baselines_verdict(result: dict) -> dict:
     if not rows:
         return verdict("pending", **vals)
     if not as_good:
-        return verdict("confirmed" if max_n >= 3200 else "qualified", **vals)
-    return verdict("refuted" if worst_problem_share >= 0.5 else "qualified", **vals)
+        return verdict("confirmed" if max_n >= S.PAPER_MAX_N else "qualified", **vals)
+    return verdict("refuted" if worst_problem_share >= S.MAJORITY else "qualified", **vals)
 
 
 def plot(result: dict):
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
-    styles = {"g2s_rnn": ("tab:blue", "o", "G2S-RNN"), "greedy": ("tab:orange", "s", "greedy"),
-              "list": ("tab:green", "^", "list (ListRight)"),
-              **{b: (col, "x", b) for b, col in zip(BASELINES, BASELINE_COLOURS)}}
+    labels = {"greedy": "greedy", "list": "list (ListRight)"}
+    styles = {"g2s_rnn": (S.G2S_COLOUR, "o", "G2S-RNN"),
+              **{h: (*S.HEURISTIC_STYLES[h], labels[h]) for h in labels},
+              **{b: (col, "x", b) for b, col in S.BASELINE_COLOURS.items()}}
+    bound = {(p, f): thr for p, families, thr in CLAIMS.values() for f in families}
     for ax, (problem, family, title) in zip(axes, PANELS):
         pts = result["points"][problem][family]
         for m, (col, mk, label) in styles.items():
@@ -181,7 +177,7 @@ def plot(result: dict):
             ax.errorbar(sizes, [pts[m][str(n)]["mean"] for n in sizes],
                         [pts[m][str(n)]["std"] for n in sizes], color=col, marker=mk,
                         capsize=3, label=label, lw=2 if m == "g2s_rnn" else 1)
-        thr = {"maxcut": 1.04, "mis": 1.10 if family == "er" else 1.08}[problem]
+        thr = bound[(problem, family)]
         ax.axhline(thr, color="grey", ls=":", lw=1, label=f"paper's bound {thr}")
         ax.axhline(1.0, color="black", lw=0.5)
         ax.set_xscale("log", base=2)

@@ -20,16 +20,14 @@ Usage: ``python reproduce/figure6.py [--profile smoke|ci|paper] [--device cpu]``
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as python reproduce/figure6.py
+    import _bootstrap  # noqa: F401
 
-
+from reproduce import settings as S
 from reproduce.common import Run, verdict
-from reproduce.figure3 import MVC_SEEDS, PROFILES, T_MAX
 from reproduce.grid import (
     add_seed_mean,
     checkpoint_meta,
@@ -48,13 +46,14 @@ FAMILIES = ("er", "regular", "bipartite", "greedy_worst")
 TITLES = {"er": "(a) Erdos-Renyi (p = 0.15)", "regular": "(b) random 4-regular",
           "bipartite": "(c) random bipartite (p = 0.75)", "greedy_worst": "(d) greedy worst case"}
 #: curve -> (training-set tag in the checkpoint names, seeds)
-MODELS = {"g2s_rnn": ("er15", MVC_SEEDS), "planted": ("planted15", (0, 1, 2))}
+MODELS = {curve: (tag, S.G2S_SEEDS[(PROBLEM, tag)])
+          for curve, tag in (("g2s_rnn", S.ER15), ("planted", S.PLANTED15))}
 LABELS = {"g2s_rnn": "trained on ER-15", "planted": "trained on planted-cover-15"}
 #: the families on which Appendix D.2 says the planted-trained model "stays 1% within optimal"
 HARD = ("bipartite", "greedy_worst")
-WITHIN = 1.01
+WITHIN = S.WITHIN_1PCT
 #: a worst-mean difference below this is "no change" for intro-adversarial (3 graphs per size)
-MARGIN = 0.01
+MARGIN = S.ADVERSARIAL_MARGIN
 CLAIM_FIG6 = "fig6-adversarial"
 CLAIM_INTRO = "intro-adversarial"
 
@@ -64,20 +63,19 @@ def checkpoint_paths(directory=None) -> dict:
 
     ``directory`` (``--checkpoint-dir``) replaces the folder of both curves' checkpoints.
     """
-    from g2s.evaluate import CHECKPOINT_DIR
-    folder = CHECKPOINT_DIR if directory is None else Path(directory)
-    return {f"{curve}_s{s}": folder / f"g2s_rnn_{PROBLEM}_{tag}_s{s}.pt"
+    from g2s.checkpoints import checkpoint_path
+    return {f"{curve}_s{s}": checkpoint_path("g2s_rnn", PROBLEM, tag, s, directory)
             for curve, (tag, seeds) in MODELS.items() for s in seeds}
 
 
 def compute(run: Run, device: str, directory=None) -> dict:
     """Evaluate the present models on every family's certified instances."""
-    sizes, count = PROFILES[run.args.profile]
+    sizes, count = S.GRID_PROFILES[run.args.profile]
     paths = checkpoint_paths(directory)
     with tempfile.TemporaryDirectory(prefix="figure6-ckpt-") as tmp:
         models, missing = snapshot(paths, Path(tmp), "figure6")
         raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, models, device=device,
-                            t_max=T_MAX, single=("greedy_worst",))
+                            t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES)
         meta = {paths[m].name: checkpoint_meta(p) for m, p in models.items()}
     seeds = {}
     for curve, (_, all_seeds) in MODELS.items():
@@ -139,7 +137,7 @@ def derive_verdicts(result: dict) -> dict:
         fig6 = verdict("pending", **vals)
     elif any(pl[f][0] > WITHIN for f in HARD):
         fig6 = verdict("refuted", **vals)
-    elif vals["max_n"] < 3200:
+    elif vals["max_n"] < S.PAPER_MAX_N:
         fig6 = verdict("qualified", **vals)
     else:
         fig6 = verdict("confirmed", **vals)
@@ -162,7 +160,7 @@ def plot(result: dict):
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, len(FAMILIES), figsize=(17, 3.8))
     sizes = result["sizes"]
-    colours = {"g2s_rnn": "tab:blue", "planted": "tab:red"}
+    colours = {"g2s_rnn": S.G2S_COLOUR, "planted": S.PLANTED_COLOUR}
     for ax, f in zip(axes, FAMILIES):
         pts = result["points"][f]
         for c in MODELS:
@@ -197,7 +195,7 @@ def main(argv=None) -> Path:
     args, run = model_run(NAME, __doc__.splitlines()[0], argv)
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
-              "t_max": T_MAX, "within": WITHIN, "margin": MARGIN, **raw, **summarise(raw)}
+              "t_max": S.T_MAX, "within": WITHIN, "margin": MARGIN, **raw, **summarise(raw)}
     fig, _ = plot(result)
     return run.write(result, fig, derive=derive_verdicts)
 

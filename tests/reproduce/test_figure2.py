@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from reproduce import figure2
+from reproduce import figure2, settings
 from reproduce.figure2 import derive_verdicts
-from reproduce.figure3 import BASELINES
+from reproduce.settings import BASELINES
 
 
 def _series(v, sizes):
@@ -80,7 +80,7 @@ def test_the_table_claim_stays_pending():
 
 
 def _run(tmp_path, monkeypatch, profile_sizes):
-    monkeypatch.setitem(figure2.PROFILES, "smoke", profile_sizes)
+    monkeypatch.setitem(settings.GRID_PROFILES, "smoke", profile_sizes)
     figure2.main(["--profile", "smoke", "--out", str(tmp_path)])
     return json.loads((tmp_path / "figure2.json").read_text())
 

@@ -9,7 +9,7 @@
 
 import json
 
-from reproduce import figure6
+from reproduce import figure6, settings
 from reproduce.figure6 import FAMILIES, derive_verdicts
 
 
@@ -71,7 +71,7 @@ def test_intro_adversarial_rule():
 def test_one_graph_per_panel_end_to_end(tmp_path, monkeypatch):
     """Invariants: each present checkpoint is evaluated on every instance and each absent one
     is listed; the curves are the seed means; the stored verdicts are the re-derived ones."""
-    monkeypatch.setitem(figure6.PROFILES, "smoke", ((25,), 1))
+    monkeypatch.setitem(settings.GRID_PROFILES, "smoke", ((25,), 1))
     figure6.main(["--profile", "smoke", "--out", str(tmp_path)])
     out = json.loads((tmp_path / "figure6.json").read_text())
     assert (tmp_path / "figure6.png").exists()
