@@ -1,0 +1,143 @@
+"""Validators for command-line option values, used as argparse ``type=`` functions.
+
+Each one returns the parsed value or raises :class:`argparse.ArgumentTypeError`; argparse then
+reports ``argument --FLAG: MESSAGE`` (the flag is always named) and the command exits with
+code 2.  One place for these rules keeps ``g2s solve``, ``g2s train`` and the reproduce
+scripts consistent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from pathlib import Path
+
+__all__ = ["positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
+           "probability", "seed", "boolean", "output_file", "output_dir", "SEED_MAX"]
+
+#: seeds go to numpy, torch and CP-SAT; CP-SAT's ``random_seed`` is a signed 32-bit integer
+SEED_MAX = 2**31 - 1
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1."""
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def nonnegative_int(text: str) -> int:
+    """An integer >= 0."""
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (``nan`` and ``inf`` are refused)."""
+    value = _float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def nonnegative_float(text: str) -> float:
+    """A finite number >= 0."""
+    value = _float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text!r}")
+    return value
+
+
+def probability(text: str) -> float:
+    """A number in ``[0, 1]``."""
+    value = _float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text!r}")
+    return value
+
+
+def seed(text: str) -> int:
+    """A random seed: an integer in ``0 .. 2**31 - 1``."""
+    value = _int(text)
+    if not 0 <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to {SEED_MAX}, got {text!r}")
+    return value
+
+
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def boolean(text: str) -> bool:
+    """``true/false``, ``yes/no``, ``on/off`` or ``1/0`` (any case); anything else is refused."""
+    low = text.strip().lower()
+    if low in _TRUE:
+        return True
+    if low in _FALSE:
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def _check_parent(path: Path) -> None:
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{str(path)!r}: {str(parent)!r} is not a folder")
+
+
+def output_file(text: str) -> Path:
+    """A path a result file may be written to: a new path or an existing regular file.
+
+    Refused: an existing folder, a device, FIFO or socket, and a path under a regular file.
+    A symbolic link is followed (its target is checked by the same rules and written).
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("the path is empty")
+    path = Path(text)
+    try:
+        target = Path(os.path.realpath(path))
+        if target.exists():
+            if target.is_dir():
+                raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+            if not target.is_file():
+                raise argparse.ArgumentTypeError(f"{text!r} is not a regular file (a device, "
+                                                 "FIFO or socket); refusing to replace it")
+        _check_parent(target)
+    except OSError as exc:  # a name too long, a loop of links, ...
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc.strerror}") from None
+    return path
+
+
+def output_dir(text: str) -> Path:
+    """A folder outputs are written into: an existing folder or a new path (not a file)."""
+    if not text:
+        raise argparse.ArgumentTypeError("the path is empty")
+    path = Path(text)
+    try:
+        if path.exists() and not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+        _check_parent(path)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc.strerror}") from None
+    return path
