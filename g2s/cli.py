@@ -24,16 +24,30 @@ traceback); 130 interrupted.  Errors are always one line on stderr, never a trac
 
 from __future__ import annotations
 
-import argparse
-import json
+import signal
 import sys
-import time
-from pathlib import Path
 
-from g2s import __version__
-from g2s.fsutil import atomic_write_text
-from g2s.graph_io import FORMATS, GraphFormatError, read_graph
-from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective
+
+def _interrupted_during_start_up(signum, frame):  # Ctrl-C while the imports below run
+    sys.stderr.write("g2s: interrupted\n")
+    raise SystemExit(130)
+
+
+try:
+    _previous_sigint = signal.signal(signal.SIGINT, _interrupted_during_start_up)
+except ValueError:  # pragma: no cover - imported outside the main thread
+    _previous_sigint = None
+
+import argparse  # noqa: E402 - after the start-up interrupt handler
+import json  # noqa: E402
+import os  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from g2s import __version__, argtypes  # noqa: E402
+from g2s.fsutil import atomic_write_text  # noqa: E402
+from g2s.graph_io import FORMATS, GraphFormatError, read_graph  # noqa: E402
+from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective  # noqa: E402
 
 __all__ = ["main", "build_parser"]
 
@@ -44,6 +58,10 @@ SOLVE_METHODS = ("greedy", "list", "list-left", "matching", "reference", "g2s", 
 REFERENCE_TIME_LIMIT = 240.0
 #: keys of a neural method's info that would repeat a JSON field (time_s: solve_s; edges: m)
 SUPERSEDED_INFO = ("time_s", "edges", "n")
+#: neural methods run with one torch thread below this many vertices: on small graphs each
+#: sparse product is microseconds of work, and a second thread only adds synchronisation
+#: (a 40-vertex graph took 8-32 s with 2 threads on a busy 2-core machine, 0.4 s with one)
+THREADS_ONE_BELOW = 20_000
 
 
 class CommandLineError(Exception):
@@ -76,22 +94,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=FORMATS, default=None,
                    help="format of the (unpacked) file (default: a MatrixMarket banner, else the "
                         "extension, else sniffed)")
-    s.add_argument("--time-limit", type=float, default=None,
+    s.add_argument("--time-limit", type=argtypes.positive_float, default=None,
                    help="time budget in seconds, for every method (the JSON's 'status' says how "
                         "it ended): reference stops its search (default 240, the paper's Gurobi "
                         "cut-off); g2s and the neural baselines return the best complete "
                         "solution found within it (default: no limit); the heuristics always "
                         "finish")
-    s.add_argument("--seed", type=int, default=None,
+    s.add_argument("--seed", type=argtypes.seed, default=None,
                    help="random seed; heuristics break ties by it (default: smallest label)")
     s.add_argument("--checkpoint", type=Path, default=None,
                    help="model weights for a neural method (default: the shipped one)")
-    s.add_argument("--t-max", type=int, default=None,
+    s.add_argument("--t-max", type=argtypes.positive_int, default=None,
                    help="Algorithm 2's T_max for --method g2s (default: the checkpoint's, 15 "
                         "for the shipped ones)")
     s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
-    s.add_argument("--output", type=Path, default=None,
-                   help="also write the JSON to this file (atomically)")
+    s.add_argument("--threads", type=argtypes.positive_int, default=None,
+                   help="torch CPU threads for a neural method (default: 1 below "
+                        f"{THREADS_ONE_BELOW} vertices, where more threads only add "
+                        "overhead, else the available cores up to 8)")
+    s.add_argument("--output", type=argtypes.output_file, default=None,
+                   help="also write the JSON to this file (atomically; a new path or a "
+                        "regular file other than the input; a symlink is followed)")
 
     # 'train' is dispatched in main() before parsing, so torch is imported only when training
     sub.add_parser("train", add_help=False,
@@ -108,9 +131,18 @@ def _train(argv: list) -> dict:
     from g2s.nn.device import resolve_device
     parser = train_mod.build_parser(_Parser(prog="g2s train",
                                             description=train_mod.__doc__.splitlines()[0]))
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # unknown flags and bad values first, then what is missing
+    if args.out is None:
+        raise CommandLineError("the following arguments are required: --out")
     resolve_device(args.device)
     return train_mod.main(args=args)
+
+
+def _default_threads(n: int) -> int:
+    if n < THREADS_ONE_BELOW:
+        return 1
+    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else (os.cpu_count() or 1)))
 
 
 def _solve(args) -> dict:
@@ -120,10 +152,20 @@ def _solve(args) -> dict:
     G = g.graph
     for w in g.warnings:
         print(f"g2s: warning: {w}", file=sys.stderr)
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise ValueError("--time-limit must be positive")
-    t0 = time.perf_counter()
     info: dict = {}
+    if args.method == "g2s" or args.method in MODEL_METHODS:
+        t_import = time.perf_counter()  # torch's import (~3 s) is reported apart from the solve
+        try:
+            import torch
+
+            from g2s.evaluate import solve_g2s
+        except ImportError as exc:
+            raise ValueError(f"--method {args.method} needs PyTorch ({exc}); install the CPU "
+                             "wheel with 'pip install torch==2.13.0'") from None
+        info["import_s"] = round(time.perf_counter() - t_import, 6)
+        info["threads"] = args.threads or _default_threads(G.number_of_nodes())
+        torch.set_num_threads(info["threads"])
+    t0 = time.perf_counter()
     if args.method == "reference":
         from g2s.solvers import solve_reference
         limit = REFERENCE_TIME_LIMIT if args.time_limit is None else args.time_limit
@@ -134,17 +176,12 @@ def _solve(args) -> dict:
                 "bound_from": res.bound_from, "solution_from": res.solution_from,
                 "bounds": res.bounds}
     elif args.method == "g2s" or args.method in MODEL_METHODS:
-        try:
-            from g2s.evaluate import solve_g2s
-        except ImportError as exc:
-            raise ValueError(f"--method g2s needs PyTorch ({exc}); install the CPU wheel with "
-                             "'pip install torch==2.13.0'") from None
         from g2s.nn.device import resolve_device
         resolve_device(args.device)
         encoder = "g2s_rnn" if args.method == "g2s" else args.method
         S, extra = solve_g2s(args.problem, G, checkpoint=args.checkpoint, t_max=args.t_max,
                              device=args.device, encoder=encoder)
-        info = dict(extra)
+        info.update(extra)
     else:
         from g2s.heuristics import run_heuristic
         S = run_heuristic(args.method, args.problem, G, seed=args.seed)
@@ -167,11 +204,21 @@ def _solve(args) -> dict:
     return out
 
 
+def _check_output(args) -> None:
+    """``--output`` must not be the input file (or a link to it): it would be overwritten."""
+    out = args.output
+    if out is None or not out.exists() or not args.file.exists():
+        return
+    if os.path.samefile(out, args.file):
+        raise CommandLineError(f"argument --output: {str(out)!r} is the input file; refusing "
+                               "to overwrite it")
+
+
 def main(argv=None) -> int:
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
+        parser = build_parser()
         rest = [a for a in argv if a != "--debug"]
         if rest and rest[0] == "train":
             _train(rest[1:])
@@ -180,28 +227,37 @@ def main(argv=None) -> int:
         if args.command is None:
             raise CommandLineError("a command is required (try 'g2s solve --help')")
         if args.command == "solve":
+            _check_output(args)
             result = _solve(args)
             text = json.dumps(result)
+            print(text, flush=True)  # the result is shown even when --output cannot be written
             if args.output is not None:
-                atomic_write_text(args.output, text + "\n")
-            print(text)
+                try:
+                    atomic_write_text(args.output, text + "\n")
+                except OSError as exc:
+                    raise ValueError(f"cannot write --output {args.output}: "
+                                     f"{exc.strerror or exc}") from None
         return 0
     except CommandLineError as exc:
         print(f"g2s: error: {exc}", file=sys.stderr)
         return 2
     except (GraphFormatError, ValueError, InfeasibleSolution, FileNotFoundError) as exc:
-        print(f"g2s: error: {exc}", file=sys.stderr)
+        print(f"g2s: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("g2s: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # training saves a resume point first and says where
+        print(f"g2s: interrupted{f' ({exc})' if str(exc) else ''}", file=sys.stderr)
+        return getattr(exc, "exit_code", 130)
     except Exception as exc:  # noqa: BLE001 - last line of defence: one line, no traceback
         if debug:
             raise
-        print(f"g2s: internal error: {type(exc).__name__}: {exc} (rerun with --debug)",
+        first = (str(exc).strip().splitlines() or [""])[0]
+        print(f"g2s: internal error: {type(exc).__name__}: {first} (rerun with --debug)",
               file=sys.stderr)
         return 3
 
+
+if _previous_sigint is not None:  # imports done: Ctrl-C raises KeyboardInterrupt again,
+    signal.signal(signal.SIGINT, _previous_sigint)  # which main() reports in one line
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -164,6 +164,10 @@ def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int | None = No
     trained_for = meta["train_config"]["problem"]
     if trained_for != problem:
         raise ValueError(f"checkpoint {path.name} was trained for {trained_for}, not {problem}")
+    holds = meta["model_config"].get("encoder", "g2s_rnn")
+    if holds != encoder:  # never label one model's answer with another's name
+        raise ValueError(f"checkpoint {path.name} holds a {holds} model, not {encoder}; pass "
+                         f"--method {'g2s' if holds == 'g2s_rnn' else holds}")
     t_max = default_t_max(meta) if t_max is None else t_max
     S, info = solve_with_model(model, problem, G, t_max=t_max, device=device)
     info["checkpoint"] = str(path)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -11,15 +13,35 @@ from typing import Any
 __all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_write_json", "jsonable"]
 
 
+def _new_file_mode() -> int:
+    """The mode a plain ``open(path, "w")`` would give a new file: ``0o666`` less the umask."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write_bytes(path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``."""
-    path = Path(path)
+    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``.
+
+    Only a regular file (or a new path) is replaced: a folder, device, FIFO or socket at
+    ``path`` raises :class:`IsADirectoryError` / :class:`OSError` and is left alone.  A
+    symbolic link is followed, so the link stays and its target gets the new contents.  An
+    existing file keeps its permission bits; a new one gets the usual umask permissions (not
+    ``mkstemp``'s ``0600``).
+    """
+    path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        raise OSError(errno.EINVAL, "not a regular file; refusing to replace it", str(path))
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _new_file_mode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:

@@ -208,23 +208,36 @@ def _read_dimacs(text: str) -> InputGraph:
     return from_networkx(H, warnings)
 
 
+_DIMACS_P = re.compile(r"p\s+(edge|col)\s+\S+\s+\S+")
+
+
 def detect_format(path: Path, text: str | None = None) -> str:
     """Format from the extension, else by sniffing the first meaningful line."""
     ext = Path(path).suffix.lower()
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
     text = text if text is not None else Path(path).read_text(errors="replace")
+    # DIMACS only when its 'p edge N M' line is the first line that is not a comment: an edge
+    # list may well have vertices named p, e or c ('c 5' is an edge there, a comment in DIMACS)
+    seen_c = False
     for line in text.splitlines():
         s = line.strip()
-        if not s or s.startswith(("#", "%", "c ")) or s == "c":
+        if not s or s.startswith(("#", "%")):
             continue
+        if _DIMACS_P.fullmatch(s):
+            return "dimacs"
+        if s == "c" or s.startswith(("c ", "c\t")):
+            seen_c = True
+            continue
+        if seen_c:
+            return "edgelist"
         if s.startswith("<?xml") or s.startswith("<graphml"):
             return "graphml"
-        if s.startswith("p ") or s.startswith("e "):
-            return "dimacs"
         printable = all(63 <= ord(ch) <= 126 for ch in s)
         if s.startswith(">>graph6<<") or (len(s.split()) == 1 and printable):
             return "graph6"
+        return "edgelist"
+    if seen_c:
         return "edgelist"
     raise GraphFormatError("the file is empty")
 
@@ -243,8 +256,10 @@ def read_graph(path, fmt: str | None = None) -> InputGraph:
     from g2s import graph_formats  # compressed input, MatrixMarket and METIS
 
     raw, name = graph_formats.decompress(raw, path.name)
-    text = raw.decode("utf-8", errors="replace")
+    text = raw.decode("utf-8", errors="replace")  # for sniffing only
     fmt = fmt or graph_formats.sniff_format(text) or detect_format(Path(name), text)
+    if fmt != "graphml":  # XML declares its own encoding
+        text = decode_text(raw)
     if fmt in graph_formats.READERS:
         return graph_formats.READERS[fmt](raw, text)
     if fmt == "edgelist":
@@ -260,12 +275,22 @@ def read_graph(path, fmt: str | None = None) -> InputGraph:
         except (nx.NetworkXError, ValueError, IndexError) as exc:
             raise GraphFormatError(f"graph6: {exc}") from None
         return from_networkx(H)
+    from networkx.readwrite.graphml import GraphMLReader
     try:
-        H = nx.read_graphml(io.BytesIO(raw))
+        graphs = list(GraphMLReader()(path=io.BytesIO(raw)))
     except Exception as exc:  # noqa: BLE001 - networkx raises many parser types
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise GraphFormatError(f"GraphML: {first}") from None
-    return from_networkx(H)
+    if not graphs:
+        raise GraphFormatError("GraphML: no <graph> element")
+    H, warnings = graphs[0], []
+    if len(graphs) > 1:
+        warnings.append(f"the GraphML file holds {len(graphs)} graphs; read the first only")
+    attrs = sorted({k for *_, d in H.edges(data=True) for k in d} - {"id"})
+    if attrs:
+        warnings.append(f"ignored GraphML edge attribute(s) {', '.join(attrs)}: the problems "
+                        "are unweighted")
+    return from_networkx(H, warnings)
 
 
 def write_graph(G: nx.Graph, path, fmt: str | None = None) -> None:

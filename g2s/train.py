@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import fields
+from pathlib import Path
 
 import torch
 
+from g2s import argtypes
+from g2s.graphs import FAMILIES
 from g2s.nn.model import ModelConfig
 from g2s.rl.dqn import TrainConfig, train
 
@@ -31,7 +34,37 @@ def _field_comments(cls) -> dict:
     return out
 
 
-_CHOICES = {"problem": ("mvc", "maxcut", "mis")}
+_CHOICES = {"problem": ("mvc", "maxcut", "mis"), "graphs": tuple(FAMILIES)}
+
+
+def training_size(text: str) -> int:
+    """``--n``: 1..22 (validation solves each graph exactly by enumerating all subsets)."""
+    value = argtypes.positive_int(text)
+    if value > 22:
+        raise argparse.ArgumentTypeError(f"must be at most 22 (validation graphs are solved "
+                                         f"exactly by enumeration), got {text!r}")
+    return value
+
+#: the parser's check of each TrainConfig field (argparse ``type=``): a bad value exits 2 with
+#: a message naming the flag, before any file is written
+_TYPES = {"n": training_size, "iterations": argtypes.positive_int,
+          "batch_size": argtypes.positive_int, "lr": argtypes.positive_float,
+          "eps_start": argtypes.probability, "eps_end": argtypes.probability,
+          "eps_decay": argtypes.positive_int, "replay_capacity": argtypes.positive_int,
+          "n_envs": argtypes.positive_int, "warmup": argtypes.nonnegative_int,
+          "target_update": argtypes.nonnegative_int, "grad_clip": argtypes.nonnegative_float,
+          "keep_best": argtypes.boolean, "validate_every": argtypes.positive_int,
+          "n_validation": argtypes.positive_int, "checkpoint_every": argtypes.positive_int,
+          "checkpoint_seconds": argtypes.nonnegative_float, "seed": argtypes.seed}
+
+
+def checkpoint_out(text: str) -> Path:
+    """``--out``: a ``.pt`` path (not a folder, not ``.json``: the sidecar is ``OUT.json``)."""
+    path = argtypes.output_file(text)
+    if path.suffix == ".json":
+        raise argparse.ArgumentTypeError(f"{text!r}: the checkpoint's .json sidecar would "
+                                         "overwrite it; use a .pt name")
+    return path
 
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
@@ -42,26 +75,31 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
         flag = "--" + f.name.replace("_", "-")
         help_text = f"{docs.get(f.name, '')} (default: {f.default})"
         if f.type in ("bool", bool):
-            p.add_argument(flag, type=lambda s: s.lower() in ("1", "true", "yes"),
-                           default=f.default, help=help_text, metavar="{true,false}")
+            p.add_argument(flag, type=argtypes.boolean, default=f.default, help=help_text,
+                           metavar="{true,false}")
         else:
             kind = {"int": int, "float": float, "str": str}.get(str(f.type), str)
-            p.add_argument(flag, type=kind, default=f.default, help=help_text,
-                           choices=_CHOICES.get(f.name))
+            p.add_argument(flag, type=_TYPES.get(f.name, kind), default=f.default,
+                           help=help_text, choices=_CHOICES.get(f.name))
     p.add_argument("--encoder", default="g2s_rnn",
                    choices=("g2s_rnn", "s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn",
                             "wl_embed"),
                    help="g2s_rnn (G2S-RNN, default) or a neural baseline (Section 5)")
-    p.add_argument("--out", required=True, help="checkpoint path (.pt); a .json sidecar is written")
+    p.add_argument("--out", type=checkpoint_out, default=None,
+                   help="checkpoint path (.pt; required); a .json sidecar is written")
     p.add_argument("--no-resume", action="store_true", help="ignore an existing .resume.pt")
-    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    p.add_argument("--threads", type=argtypes.positive_int, default=1,
+                   help="torch CPU threads (default 1)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
 
 
 def main(argv=None, args: argparse.Namespace | None = None) -> dict:
     if args is None:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.out is None:
+            parser.error("the following arguments are required: --out")
     torch.set_num_threads(args.threads)
     cfg = TrainConfig.from_dict({f.name: getattr(args, f.name) for f in fields(TrainConfig)})
     meta = train(cfg, args.out, ModelConfig(encoder=args.encoder), resume=not args.no_resume,

@@ -19,15 +19,20 @@ records both the best and the final validation ratio).  Measured once (MVC, seed
 iterations): a target network copied every 1,000 iterations slowed learning (validation ratio
 1.18 vs 1.005 without), so the default stays as Eq. (4) is written.
 
-Checkpoints are written every ``checkpoint_every`` iterations (model, optimiser, curve, RNG
-state; loadable with ``weights_only=True``), and :func:`train` resumes from them.  The replay
-buffer and the open episodes are not saved: after a resume the buffer refills.
+Resume points are written every ``checkpoint_every`` iterations, every ``checkpoint_seconds``
+of wall time, and when the run gets SIGINT (Ctrl-C) or SIGTERM (model, optimiser, curve, RNG
+state and both configurations; loadable with ``weights_only=True``), and :func:`train` resumes
+from them.  A resume point whose configuration differs from the requested one is refused
+(:func:`check_resume_config`).  The replay buffer and the open episodes are not saved: after a
+resume the buffer refills, so a resumed run is not bit-identical to an uninterrupted one.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import signal
+import threading
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -36,13 +41,15 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from g2s.fsutil import atomic_write_text
 from g2s.graphs import as_rng, instance_seed, make_graph
 from g2s.nn.batch import batch_edge_arrays, edge_array
 from g2s.nn.model import ModelConfig, QModel, build_model
 from g2s.rl.env import candidate_mask, rewards
 from g2s.rl.replay import ReplayBuffer, Transition
 
-__all__ = ["TrainConfig", "exact_optimum", "greedy_rollout_objectives", "train"]
+__all__ = ["TrainConfig", "TrainingInterrupted", "check_resume_config", "exact_optimum",
+           "greedy_rollout_objectives", "train"]
 
 
 @dataclass
@@ -65,6 +72,7 @@ class TrainConfig:
     validate_every: int = 1000    # iterations between validations
     n_validation: int = 64        # fixed validation graphs (same family and size)
     checkpoint_every: int = 2000  # iterations between resumable checkpoints
+    checkpoint_seconds: float = 300.0  # also save a resume point this often (s; 0: never)
     seed: int = 0                 # master seed: weights, graphs, exploration, sampling
     device: str = "cpu"           # cpu | cuda
 
@@ -160,6 +168,53 @@ def _td_loss(model, target_model, problem, samples, T, device):
     return torch.mean((q - (r + nxt)) ** 2)
 
 
+class TrainingInterrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived; a resume point was saved first.  ``exit_code`` is
+    ``128 + signal number`` (130 for Ctrl-C, 143 for SIGTERM)."""
+
+    def __init__(self, message: str, signum: int):
+        super().__init__(message)
+        self.exit_code = 128 + int(signum)
+
+
+#: fields that may differ between a resume point and the command that continues it: where
+#: the run computes and how often it saves do not change what it learns
+RESUME_MAY_DIFFER = ("device", "checkpoint_every", "checkpoint_seconds")
+
+
+def check_resume_config(state: dict, cfg: TrainConfig, mcfg: ModelConfig, path: Path) -> None:
+    """Refuse (``ValueError``, one line naming the fields) a resume point written for another
+    configuration.  ``iterations`` may grow (the run is extended) but not fall below the
+    iterations already done."""
+    saved_t, saved_m = state.get("train_config"), state.get("model_config")
+    if not isinstance(saved_t, dict) or not isinstance(saved_m, dict):
+        raise ValueError(f"resume file {path} does not record its configuration (written by an "
+                         "older version); pass --no-resume to start afresh, or delete it")
+    now_t, now_m = asdict(cfg), mcfg.to_dict()
+    diff = [f"{k} ({saved_t.get(k)!r} there, {now_t[k]!r} here)" for k in now_t
+            if k not in RESUME_MAY_DIFFER and k != "iterations" and saved_t.get(k) != now_t[k]]
+    diff += [f"model {k} ({saved_m.get(k)!r} there, {now_m[k]!r} here)" for k in now_m
+             if saved_m.get(k) != now_m[k]]
+    if cfg.iterations < state["iteration"]:
+        diff.append(f"iterations ({state['iteration']} already done, {cfg.iterations} asked)")
+    if diff:
+        raise ValueError(f"resume file {path} was written for another configuration: "
+                         f"{'; '.join(diff)}; use the same options, or --no-resume to start "
+                         "afresh")
+
+
+def _load_resume(path: Path, dev) -> dict:
+    from g2s.checkpoint_file import CheckpointError, torch_load_checked
+    try:
+        st = torch_load_checked(path, dev, what="resume file")
+    except CheckpointError as exc:
+        raise ValueError(f"{exc}; delete it or pass --no-resume") from None
+    if not isinstance(st, dict) or not {"model", "optimizer", "rng", "iteration"} <= set(st):
+        raise ValueError(f"resume file {path} is not a g2s training state; delete it or pass "
+                         "--no-resume")
+    return st
+
+
 def _save(path: Path, payload: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
@@ -171,8 +226,30 @@ def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = 
           resume: bool = True, progress: bool = True) -> dict:
     """Train with Q-learning; write ``out`` (weights + metadata) and ``out`` with ``.json``.
 
-    Returns the metadata dict written to the JSON sidecar.
+    Returns the metadata dict written to the JSON sidecar.  SIGINT and SIGTERM (when called
+    from the main thread) finish the current iteration, save a resume point and raise
+    :class:`TrainingInterrupted`; a second signal stops at once.
     """
+    stop: list = []
+
+    def on_signal(signum, frame):
+        if stop:
+            raise KeyboardInterrupt
+        stop.append(signum)
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, on_signal)
+    try:
+        return _train(cfg, out, model_config, resume, progress, stop)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, resume: bool,
+           progress: bool, stop: list) -> dict:
     out = Path(out)
     state_path = out.with_suffix(".resume.pt")
     mcfg = model_config or ModelConfig()
@@ -184,7 +261,8 @@ def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = 
     rng = as_rng(cfg.seed)
     curve, start, elapsed, best = [], 0, 0.0, None
     if resume and state_path.exists():
-        st = torch.load(state_path, weights_only=True, map_location=dev)
+        st = _load_resume(state_path, dev)
+        check_resume_config(st, cfg, mcfg, state_path)
         model.load_state_dict(st["model"])
         opt.load_state_dict(st["optimizer"])
         rng.bit_generator.state = json.loads(st["rng"])
@@ -195,6 +273,7 @@ def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = 
     buf = ReplayBuffer(cfg.replay_capacity)
     envs = [None] * cfg.n_envs
     losses, t0 = [], time.time()
+    last_save = time.monotonic()
     bar = tqdm(range(start, cfg.iterations), initial=start, total=cfg.iterations,
                disable=not progress, desc=f"train {cfg.problem} s{cfg.seed}", mininterval=2)
     it = start
@@ -262,11 +341,20 @@ def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = 
             if best is None or ratio <= best["val_ratio"]:
                 best = {"iteration": it + 1, "val_ratio": ratio,
                         "state": {k: v.detach().clone() for k, v in model.state_dict().items()}}
-        if (it + 1) % cfg.checkpoint_every == 0 or it + 1 == cfg.iterations:
+        timed = cfg.checkpoint_seconds > 0 and time.monotonic() - last_save >= \
+            cfg.checkpoint_seconds
+        if stop or timed or (it + 1) % cfg.checkpoint_every == 0 or it + 1 == cfg.iterations:
             _save(state_path, {"model": model.state_dict(), "optimizer": opt.state_dict(),
                                "rng": json.dumps(rng.bit_generator.state), "curve": curve,
                                "iteration": it + 1, "best": best,
-                               "elapsed_s": elapsed + time.time() - t0})
+                               "elapsed_s": elapsed + time.time() - t0,
+                               "train_config": asdict(cfg), "model_config": mcfg.to_dict()})
+            last_save = time.monotonic()
+        if stop:
+            bar.close()
+            name = signal.Signals(stop[0]).name
+            raise TrainingInterrupted(f"{name}: resume point saved at iteration {it + 1} to "
+                                      f"{state_path}; rerun the command to continue", stop[0])
     elapsed += time.time() - t0
     chosen = best if (cfg.keep_best and best is not None) else None
     meta = {"model_config": mcfg.to_dict(), "train_config": asdict(cfg),
@@ -278,5 +366,5 @@ def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = 
             "torch_version": str(torch.__version__)}
     state = chosen["state"] if chosen else model.state_dict()
     _save(out, {"state_dict": {k: v.cpu() for k, v in state.items()}, "meta": meta})
-    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    atomic_write_text(out.with_suffix(".json"), json.dumps(meta, indent=1) + "\n")
     return meta

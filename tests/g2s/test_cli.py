@@ -50,7 +50,7 @@ def test_output_file_written_atomically(petersen, tmp_path, capsys):
     (["solve", "--problem", "mvc", "--bogus", "x.txt"], 2, "unrecognized"),
     (["solve", "--problem", "maxcut", "--method", "matching", "{graph}"], 1, "does not apply"),
     (["solve", "--problem", "mvc", "{loop}"], 1, "self-loop"),
-    (["solve", "--problem", "mvc", "--time-limit", "-1", "--method", "reference", "{graph}"], 1,
+    (["solve", "--problem", "mvc", "--time-limit", "-1", "--method", "reference", "{graph}"], 2,
      "time-limit"),
     ([], 2, "command is required"),
 ])
