@@ -90,8 +90,17 @@ def derive_json(check: str, cache: dict) -> dict:
             stored = payload.pop("verdicts", {})
             derived = _load_script(Path(name).name).derive_verdicts(payload)
             cache[name] = (stored, derived)
+            # every summarised number must follow from the raw per-instance records (and
+            # those from the cached solutions where present): an edit that flips no verdict
+            # is drift too
+            from reproduce.rederive import drift
+            cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name)
     if cache[name] is None:
         return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}
+    bad = cache.get((name, "rederive"))
+    if bad:
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        return {"verdict": "drift", "why": f"{name}.json: {bad[0]}{more}"}
     stored, derived = cache[name]
     if key not in derived:
         return {"verdict": "drift", "why": f"{name}.derive_verdicts has no key {key}"}

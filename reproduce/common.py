@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from g2s import argtypes
 from g2s.fsutil import atomic_write_json
 from g2s.fsutil import jsonable as _jsonable
 
@@ -34,17 +35,28 @@ PROFILES = ("smoke", "ci", "paper")
 VERDICTS = ("confirmed", "qualified", "refuted", "not-reproduced", "pending")
 
 
-def make_parser(name: str, description: str) -> argparse.ArgumentParser:
-    """The standard command line of a reproduce script."""
-    p = argparse.ArgumentParser(prog=f"reproduce/{name}.py", description=description)
+class OneLineParser(argparse.ArgumentParser):
+    """Command-line errors as one line (``prog: error: ...``, exit 2), not a usage dump."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())}\n")
+
+
+def make_parser(name: str, description: str, seed: bool = True) -> argparse.ArgumentParser:
+    """The standard command line of a reproduce script.  ``seed=False`` leaves out ``--seed``
+    for a script whose output no seed changes (its evaluation graphs are fixed, certified
+    instances), so the option cannot suggest otherwise."""
+    p = OneLineParser(prog=f"reproduce/{name}.py", description=description)
     p.add_argument("--profile", choices=PROFILES, default="ci",
                    help="smoke: seconds (CI); ci: minutes on 2 cores (default); paper: full scale")
-    p.add_argument("--out", type=Path, default=DEFAULT_OUT,
+    p.add_argument("--out", type=argtypes.output_dir, default=DEFAULT_OUT,
                    help="output directory for NAME.png/.pdf/.json (default: paper_figures/)")
-    p.add_argument("--seed", type=int, default=0, help="master random seed (default: 0)")
-    p.add_argument("--workers", type=int, default=1,
+    if seed:
+        p.add_argument("--seed", type=argtypes.seed, default=0,
+                       help="master random seed (default: 0)")
+    p.add_argument("--workers", type=argtypes.positive_int, default=1,
                    help="worker processes for independent units of work (default: 1)")
-    p.add_argument("--cache-dir", type=Path, default=None,
+    p.add_argument("--cache-dir", type=argtypes.output_dir, default=None,
                    help="cache of finished work units (default: OUT/.cache/NAME)")
     p.add_argument("--no-cache", action="store_true", help="recompute every unit of work")
     return p
@@ -74,7 +86,9 @@ class UnitCache:
     """On-disk cache of finished units of work, one JSON file per unit, written atomically.
 
     The key is a dict of everything that determines the unit (problem, family, size, seed,
-    profile-independent settings, code version tag); it is hashed into the file name.
+    profile-independent settings, code version tag); it is hashed into the file name.  Each
+    entry stores its key and a SHA-256 of key and value; an entry that fails either check, or
+    the caller's ``validate``, is recomputed with a warning instead of being trusted.
     """
 
     def __init__(self, root: Path | None, enabled: bool = True):
@@ -86,21 +100,51 @@ class UnitCache:
         digest = hashlib.sha256(blob).hexdigest()[:24]
         return self.root / f"{digest}.json"
 
-    def contains(self, key: dict) -> bool:
-        """Whether a finished unit for ``key`` is on disk (always False when disabled)."""
-        return self.enabled and self._path(key).exists()
+    @staticmethod
+    def _checksum(key: Any, value: Any) -> str:
+        blob = json.dumps({"key": key, "value": value}, sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()
 
-    def get_or_compute(self, key: dict, fn: Callable[[], Any]) -> Any:
+    def _load(self, key: dict, validate=None):
+        """``(True, value)`` for a sound entry; ``(False, None)`` when absent.  A corrupt entry
+        (unreadable, wrong shape, another key, checksum mismatch, or refused by ``validate``)
+        is reported in one warning line and treated as absent, so it is recomputed."""
+        p = self._path(key)
+        if not p.exists():
+            return False, None
+        try:
+            entry = json.loads(p.read_bytes())
+            if not isinstance(entry, dict) or not {"key", "value", "sha256"} <= set(entry):
+                raise ValueError("not a cache entry (no key/value/sha256)")
+            if entry["key"] != _jsonable(key):
+                raise ValueError("written for another key")
+            if entry["sha256"] != self._checksum(entry["key"], entry["value"]):
+                raise ValueError("checksum mismatch (edited or damaged)")
+            problem = validate(key, entry["value"]) if validate is not None else None
+            if problem:
+                raise ValueError(problem)
+        except (ValueError, UnicodeDecodeError, TypeError, KeyError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            print(f"warning: corrupt cache entry {p} ({reason}); recomputing", file=sys.stderr)
+            return False, None
+        return True, entry["value"]
+
+    def contains(self, key: dict, validate=None) -> bool:
+        """Whether a sound finished unit for ``key`` is on disk (always False when disabled)."""
+        return self.enabled and self._load(key, validate)[0]
+
+    def get_or_compute(self, key: dict, fn: Callable[[], Any], validate=None) -> Any:
+        """The cached value of ``key``, else ``fn()`` (then cached).  ``validate(key, value)``
+        returns why a cached value cannot be trusted (a string), or None."""
         if self.enabled:
-            p = self._path(key)
-            if p.exists():
-                try:
-                    return json.loads(p.read_text())["value"]
-                except (json.JSONDecodeError, KeyError):
-                    pass  # a corrupt entry is recomputed
+            ok, value = self._load(key, validate)
+            if ok:
+                return value
         value = _jsonable(fn())
         if self.enabled:
-            atomic_write_json(self._path(key), {"key": key, "value": value})
+            k = _jsonable(key)
+            atomic_write_json(self._path(key), {"key": k, "value": value,
+                                                "sha256": self._checksum(k, value)})
         return value
 
 
@@ -119,7 +163,7 @@ class Run:
         return {
             "script": f"reproduce/{self.name}.py",
             "profile": self.args.profile,
-            "seed": self.args.seed,
+            "seed": getattr(self.args, "seed", None),
             "workers": self.args.workers,
             "package_version": package_version(),
             "git_commit": git_commit(),

@@ -37,7 +37,9 @@ def model_run(name: str, description: str, argv=None, extra=None):
     """Parse a model-evaluating script's command line (the standard options plus
     :func:`add_model_options`; ``extra(parser)`` adds more), pin torch to one thread, select
     the Agg backend, and return ``(args, Run)``."""
-    p = make_parser(name, description)
+    # no --seed: these scripts evaluate the fixed, certified instances of g2s.certificates and
+    # the shipped weights, so no seed would change their output (issue 14, item 14)
+    p = make_parser(name, description, seed=False)
     if extra is not None:
         extra(p)
     add_model_options(p)
@@ -128,7 +130,28 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
         model, _ = load_checkpoint(checkpoint, device=device)
         S, info = solve_with_model(model, problem, G, t_max=t_max, device=device)
     return {"objective": check_solution(problem, G, S), "best_T": info.get("best_T"),
-            "time_s": round(time.time() - t0, 3)}
+            "time_s": round(time.time() - t0, 3), "solution": sorted(S)}
+
+
+def validate_unit(key: dict, value) -> str | None:
+    """Why a cached unit cannot be trusted (None when it can): its shape, and its solution
+    re-checked feasible on the instance with its objective recomputed (an edited objective
+    is caught even with a valid checksum)."""
+    from g2s.certificates import instance_graph
+    from g2s.problems import InfeasibleSolution, check_solution
+    if not isinstance(value, dict) or not isinstance(value.get("objective"), int) \
+            or not isinstance(value.get("solution"), list):
+        return "not a unit result (objective and solution)"
+    G = instance_graph(key["family"], key["n"], key["index"])
+    if not all(isinstance(v, int) and v in G for v in value["solution"]):
+        return "solution names vertices outside the instance"
+    try:
+        recomputed = check_solution(key["problem"], G, set(value["solution"]))
+    except InfeasibleSolution:
+        return "cached solution is infeasible"
+    if recomputed != value["objective"]:
+        return f"cached objective {value['objective']} != {recomputed} recomputed"
+    return None
 
 
 def _unit(args):
@@ -168,7 +191,7 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         ck = None if methods[m] is None else str(methods[m])
         return (problem, f, n, i, m, ck, device, t_max)
 
-    todo = [u for u in units if not run.cache.contains(key(u))]
+    todo = [u for u in units if not run.cache.contains(key(u), validate_unit)]
     if run.args.workers > 1 and todo:
         from multiprocessing import get_context
         with get_context("spawn").Pool(run.args.workers) as pool:
@@ -177,7 +200,8 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
                 run.cache.get_or_compute(key(u), lambda val=val: val)
     results = {}
     for u in tqdm(units, desc=run.name, disable=bool(todo) and run.args.workers > 1):
-        results[u] = run.cache.get_or_compute(key(u), lambda u=u: evaluate_unit(*args(u)))
+        results[u] = run.cache.get_or_compute(key(u), lambda u=u: evaluate_unit(*args(u)),
+                                              validate=validate_unit)
     rows = []
     for f, n, i in instances:
         ref = reference(problem, f, n, i)
@@ -187,7 +211,7 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         for m in methods:
             if (f, n, i, m) not in results:
                 continue
-            r = dict(results[(f, n, i, m)])
+            r = {k: v for k, v in results[(f, n, i, m)].items() if k != "solution"}
             r["ratio"] = approximation_ratio(problem, r["objective"], ref.objective)
             r["ratio_vs_bound"] = approximation_ratio(problem, r["objective"], ref.bound)
             row["results"][m] = r

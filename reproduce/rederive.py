@@ -1,0 +1,183 @@
+"""Re-derive the summarised numbers of a figure JSON from its raw per-instance records.
+
+``reproduce/claims.py --check`` re-derives each verdict from the committed JSON, but a verdict
+reads only a few summarised numbers (a worst mean, a count of beaten points), so an edit that
+does not flip it -- a raw ``instances[...].objective``, a plotted mean that is not the worst --
+would pass.  :func:`drift` closes that gap for the evaluation-grid figures (every JSON with
+``instances`` rows and ``points``): each number that is computed from others is recomputed and
+compared, from the bottom up:
+
+1. each instance's reference (objective, bound, status) against its stored certificate
+   (:mod:`g2s.certificates`), when one is stored;
+2. each result's ``ratio`` / ``ratio_vs_bound`` from its ``objective`` and the reference, and a
+   seed-mean entry (``g2s_rnn`` without an objective) as the mean ratio of its ``g2s_rnn_sK``;
+3. each plotted ``points[...][family][method][n]`` (mean, std, count) from the rows;
+4. each ``seed_spread`` cell (per-seed means, min, max) from the plotted per-seed means;
+5. where the run's unit cache is present (``OUT/.cache/SCRIPT``), each objective against the
+   cached unit, whose solution is re-checked feasible (:func:`reproduce.grid.validate_unit`).
+
+Any disagreement is drift.  JSONs of other shapes (no ``instances`` rows) are left to their
+``derive_verdicts``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+__all__ = ["drift"]
+
+TOL = 1e-9
+_SEED = re.compile(r"^(?P<prefix>.+)_s(?P<seed>\d+)$")
+
+
+def _close(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(float(a), float(b), rel_tol=TOL, abs_tol=TOL)
+    return a == b
+
+
+def _groups(payload: dict):
+    """``(problem, rows, points)`` per problem: ``instances`` is a list (one problem), or a
+    dict keyed by problem (then ``points`` is too) or by family (``points`` is shared)."""
+    from g2s.problems import PROBLEMS
+    inst, points = payload.get("instances"), payload.get("points")
+    if not isinstance(points, dict):
+        return []
+    if isinstance(inst, list):
+        return [(payload.get("problem"), inst, points)]
+    if isinstance(inst, dict):
+        if inst and all(k in PROBLEMS for k in inst):
+            return [(k, rows, points.get(k, {})) for k, rows in inst.items()]
+        return [(payload.get("problem"), [r for rows in inst.values() for r in rows], points)]
+    return []
+
+
+def _check_rows(problem: str, rows: list, out: list) -> None:
+    from g2s.certificates import reference
+    from g2s.problems import approximation_ratio
+    for row in rows:
+        where = f"instances {row.get('family')}/{row.get('n')}/{row.get('index')}"
+        ref = row["reference"]
+        try:
+            cert = reference(problem, row["family"], row["n"], row["index"], solve_missing=False)
+        except KeyError:
+            cert = None
+        if cert is not None:
+            for k in ("objective", "bound", "status"):
+                if not _close(ref.get(k), getattr(cert, k)):
+                    out.append(f"{where}: reference {k} {ref.get(k)!r} != certificate "
+                               f"{getattr(cert, k)!r}")
+        res = row["results"]
+        for m, r in res.items():
+            if "objective" in r:
+                want = approximation_ratio(problem, r["objective"], ref["objective"])
+                if not _close(r.get("ratio"), want):
+                    out.append(f"{where}/{m}: ratio {r.get('ratio')!r} != {want!r} from its "
+                               "objective")
+                if "ratio_vs_bound" in r and ref.get("bound") is not None:
+                    want = approximation_ratio(problem, r["objective"], ref["bound"])
+                    if not _close(r["ratio_vs_bound"], want):
+                        out.append(f"{where}/{m}: ratio_vs_bound {r['ratio_vs_bound']!r} != "
+                                   f"{want!r}")
+            else:
+                seeds = [x["ratio"] for k, x in sorted(res.items())
+                         if (s := _SEED.match(k)) and s["prefix"] == m]
+                if seeds and not _close(r.get("ratio"), sum(seeds) / len(seeds)):
+                    out.append(f"{where}/{m}: seed-mean ratio {r.get('ratio')!r} != mean of "
+                               f"{len(seeds)} seed ratio(s)")
+
+
+def _check_points(rows: list, points: dict, out: list) -> None:
+    import numpy as np
+    for f, methods in points.items():
+        if not isinstance(methods, dict):
+            continue
+        for m, cells in methods.items():
+            for n, cell in (cells or {}).items():
+                vals = [r["results"][m]["ratio"] for r in rows
+                        if r["family"] == f and str(r["n"]) == str(n) and m in r["results"]]
+                want = {"mean": float(np.mean(vals)) if vals else None,
+                        "std": float(np.std(vals)) if vals else None, "count": len(vals)}
+                for k, v in want.items():
+                    if k in cell and not _close(cell[k], v):
+                        out.append(f"points {f}/{m}/{n}: {k} {cell[k]!r} != {v!r} from the "
+                                   "instances")
+
+
+def _check_spread(spread, points: dict, out: list, path=()) -> None:
+    if not isinstance(spread, dict):
+        return
+    if "per_seed_mean" in spread:
+        per = spread["per_seed_mean"]
+        where = "seed_spread " + "/".join(path)
+        if per and (not _close(spread.get("min"), min(per)) or
+                    not _close(spread.get("max"), max(per))):
+            out.append(f"{where}: min/max do not match its per-seed means")
+        if len(path) >= 2:
+            f, n = path[-2], path[-1]
+            prefix = path[-3] if len(path) >= 3 else "g2s_rnn"
+            cells = points.get(f, {})
+            mine = sorted((int(s["seed"]), m) for m in cells
+                          if (s := _SEED.match(m)) and s["prefix"] == prefix)
+            means = [cells[m][n]["mean"] for _, m in mine if n in cells[m]]
+            if means and (len(means) != len(per) or
+                          not all(_close(a, b) for a, b in zip(per, means))):
+                out.append(f"{where}: per-seed means do not match the plotted {prefix}_sK "
+                           "means")
+        return
+    for k, v in spread.items():
+        _check_spread(v, points, out, (*path, str(k)))
+
+
+def _check_cache(problem: str, rows: list, payload: dict, cache_dir: Path, out: list) -> None:
+    """Objectives against the run's cached units (same problem, instance, method, t_max and
+    checkpoint hash), each unit's solution re-checked."""
+    if cache_dir is None or not Path(cache_dir).is_dir():
+        return
+    from reproduce.grid import validate_unit
+    hashes = payload.get("checkpoint_sha256_16") or payload.get("hashes") or {}
+    units = {}
+    for p in Path(cache_dir).glob("*.json"):
+        try:
+            entry = json.loads(p.read_bytes())
+            k = entry["key"]
+            ident = (k["problem"], k["family"], k["n"], k["index"], k["method"])
+        except (ValueError, KeyError, TypeError):
+            continue
+        if "t_max" in payload and k.get("t_max") != payload["t_max"]:
+            continue
+        if k.get("checkpoint") != hashes.get(k["method"], k.get("checkpoint")):
+            continue
+        units[ident] = (k, entry.get("value"))
+    for row in rows:
+        for m, r in row["results"].items():
+            hit = units.get((problem, row["family"], row["n"], row["index"], m))
+            if hit is None or "objective" not in r:
+                continue
+            key, value = hit
+            why = validate_unit(key, value)
+            where = f"instances {row['family']}/{row['n']}/{row['index']}/{m}"
+            if why:
+                out.append(f"{where}: cached unit refused ({why})")
+            elif value["objective"] != r["objective"]:
+                out.append(f"{where}: objective {r['objective']} != {value['objective']} in "
+                           "the cached solution")
+
+
+def drift(payload: dict, cache_dir: Path | None = None) -> list[str]:
+    """Every summarised number of ``payload`` that its raw records do not reproduce."""
+    out: list[str] = []
+    for problem, rows, points in _groups(payload):
+        if problem is None or not all(isinstance(r, dict) and "results" in r for r in rows):
+            continue
+        _check_rows(problem, rows, out)
+        _check_points(rows, points, out)
+        _check_cache(problem, rows, payload, cache_dir, out)
+        if "seed_spread" in payload:
+            _check_spread(payload["seed_spread"], points, out)
+    return out
