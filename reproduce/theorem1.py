@@ -275,9 +275,13 @@ def recovery_point(units: list[dict], n: int, d: int, T: int) -> dict:
             "max_seconds": float(np.max([u["seconds"] for u in units]))}
 
 
-def _selected_units(run, pool, n, d, T, graphs, seed, start=0) -> list[dict]:
+def _selected_units(run, pool, n, d, T, graphs, seed, cached_only=False) -> list[dict]:
+    """The first ``graphs`` recoveries at (n, d, T), from the cache or computed (resumable);
+    ``cached_only``: just those already cached."""
     keys = [dict(kind="selected", n=n, d=d, T=T, graph=g, seed=seed, max_in=MAX_IN_DEGREE,
-                 version=1) for g in range(start, graphs)]
+                 version=2) for g in range(graphs)]
+    if cached_only:
+        keys = [k for k in keys if run.cache.contains(k)]
     todo = [k for k in keys if not run.cache.contains(k)]
     futures = {} if pool is None else {
         id(k): pool.submit(selected_unit, n, d, T, k["graph"], seed) for k in todo}
@@ -309,19 +313,6 @@ def compute(args, run) -> dict:
         pool = ProcessPoolExecutor(args.workers)
     try:
         from tqdm import tqdm
-        grid = [(n, d, T) for n, d in rec["settings"] for T in rec["T"][n]]
-        # first every point at `graphs` graphs, then the longest t's up to `final_graphs`
-        for n, d, T in tqdm(grid, desc="recovery"):
-            _selected_units(run, pool, n, d, T, rec["graphs"], seed)
-        final = {(n, d): max(rec["T"][n]) for n, d in rec["settings"]}
-        for (n, d), T in tqdm(sorted(final.items()), desc="recovery, longest t"):
-            _selected_units(run, pool, n, d, T, rec["final_graphs"], seed)
-        curves = []
-        for n, d in rec["settings"]:
-            pts = [recovery_point(_selected_units(
-                run, pool, n, d, T, rec["final_graphs"] if T == final[(n, d)] else rec["graphs"],
-                seed), n, d, T) for T in rec["T"][n]]
-            curves.append({"n": n, "d": d, "points": pts})
         kind, n, d = prof["knn"]
         knn = {m: [_point(run, pool, kind, n, d, T, 1.0, m, g, seed) for T in prof["knn_T"]]
                for m in ("kde", "knn")}
@@ -340,10 +331,33 @@ def compute(args, run) -> dict:
                 prop1.append({"graph": ("R1", "R2")[which], "T": T, "draws": len(ok),
                               "exact_rate": float(np.mean(ok)),
                               "exact_ci95": rate_interval(int(sum(ok)), len(ok))})
+        grid = [(n, d, T) for n, d in rec["settings"] for T in rec["T"][n]]
+        final = {(n, d): max(rec["T"][n]) for n, d in rec["settings"]}
+        partial = getattr(args, "partial", False)
+        if not partial:
+            # every point at `graphs` graphs first, then the longest t's up to `final_graphs`
+            for n, d, T in tqdm(grid, desc="recovery"):
+                _selected_units(run, pool, n, d, T, rec["graphs"], seed)
+            for (n, d), T in tqdm(list(final.items()), desc="recovery, longest t"):
+                _selected_units(run, pool, n, d, T, rec["final_graphs"], seed)
+        curves = []
+        for n, d in rec["settings"]:
+            pts = []
+            for T in rec["T"][n]:
+                want = rec["final_graphs"] if T == final[(n, d)] else rec["graphs"]
+                units = _selected_units(run, pool, n, d, T, want, seed, cached_only=partial)
+                if units:
+                    pts.append({**recovery_point(units, n, d, T), "graphs_planned": want})
+            if pts:
+                curves.append({"n": n, "d": d, "points": pts})
     finally:
         if pool is not None:
             pool.shutdown()
+    planned = sum(rec["final_graphs"] if T == final[(n, d)] else rec["graphs"]
+                  for n, d, T in grid)
+    done = sum(p["graphs"] for c in curves for p in c["points"])
     return {"target_exact_recovery": TARGET,
+            "complete": done == planned, "recoveries_done": done, "recoveries_planned": planned,
             "recovery": {"graph_family": f"random directed, in-degree uniform on "
                                          f"{{0..{MAX_IN_DEGREE}}}, parents uniform",
                          "estimator": "theory.parent_selection.selected_parents_graph "
@@ -504,7 +518,11 @@ def plot(result: dict):
 
 
 def main(argv=None) -> int:
-    args = make_parser(NAME, __doc__.splitlines()[0]).parse_args(argv)
+    parser = make_parser(NAME, __doc__.splitlines()[0])
+    parser.add_argument("--partial", action="store_true",
+                        help="recovery curves from the cached units only (an unfinished run); "
+                             "each point records its graph count, the JSON 'complete': false")
+    args = parser.parse_args(argv)
     use_agg_backend()
     run = Run(NAME, args)
     result = compute(args, run)

@@ -177,8 +177,8 @@ def selected_cmi(x, y, z, *, bandwidth: float, rows=None) -> float:
 
 
 def selected_parents_graph(X, *, max_parents: int = 4, max_candidates: int = 8,
-                           n_surrogates: int = 10, k_perm: int = 5,
-                           query_points: int = 1000, rank_points: int = 400,
+                           max_tries: int = 1, n_surrogates: int = 10, k_perm: int = 5,
+                           query_points: int = 1000, rank_points: int = 600,
                            alpha: float | None = None, bandwidth_factor: float = 2.0,
                            seed=None) -> ParentSetEstimate:
     """Estimate the graph of Eq. (1) by greedy parent-set selection (module docstring).
@@ -186,12 +186,17 @@ def selected_parents_graph(X, *, max_parents: int = 4, max_candidates: int = 8,
     Parameters
     ----------
     X : array ``(T+1, n, d)`` or ``(R, T+1, n, d)``
-    max_parents : largest selected set ``p`` (set it to the in-degree bound when known)
+    max_parents : largest selected set ``p``
     max_candidates : candidates ``m`` kept per target after the screen
+    max_tries : candidates tested, in ranked order, before a forward step gives up
     n_surrogates : local-permutation surrogates ``B`` per test (``t_{B-1}`` p-value)
     query_points, rank_points : LOO query rows ``M`` for tests and ``M_r`` for ranking
     alpha : family-wise level (default :func:`theory.directed_information.recovery_alpha`)
     seed : int, Generator or None (query rows and surrogates)
+
+    Ranking uses the estimate minus one local-permutation surrogate (shared by the candidates
+    of a target: it depends on ``Z`` only), which removes the plug-in's bias towards
+    candidates correlated with ``Z`` (raw estimates of non-parents reach those of weak parents).
     """
     from theory.directed_information import recovery_alpha, transition_samples
 
@@ -204,69 +209,76 @@ def selected_parents_graph(X, *, max_parents: int = 4, max_candidates: int = 8,
     rows = np.sort(rng.choice(N, size=min(N, query_points), replace=False))
     rank_rows = rows if rank_points >= len(rows) else np.sort(
         rng.choice(rows, size=rank_points, replace=False))
-    stat, pval = np.zeros((n, n)), np.ones((n, n))
+    stat, pval = np.ones((n, n)) * 0.0, np.ones((n, n))
     tests = 0
 
     def h(n_cond):
         return _bandwidth(bandwidth_factor, N, d, n_cond)
 
-    def run_tests(specs):
-        """specs: (u, v, S) -> p-values and statistics (one batched pass over the rows)."""
-        nonlocal tests
+    def zperm(Z, B):
+        return _local_permutations(P[:, Z].reshape(N, -1), k_perm, B, rng)
+
+    def rank(specs):
+        """specs: (v, S, candidates) -> candidates by debiased estimate, best first."""
         jobs = []
-        for u, v, S in specs:
-            Z = [v, *S]
-            z = P[:, Z].reshape(N, -1)
-            perms = _local_permutations(z, k_perm, n_surrogates, rng)
-            jobs.append((v, Z, h(len(Z)), [u, *((u, pi) for pi in perms)]))
-        res = _plugin_terms(P, F, rows, jobs)
+        for v, S, cand in specs:
+            (pi,) = zperm([v, *S], 1)
+            jobs.append((v, [v, *S], h(len(S) + 1), [*cand, *((u, pi) for u in cand)]))
+        out = []
+        for (_, _, cand), r in zip(specs, _plugin_terms(P, F, rank_rows, jobs)):
+            score = r[:len(cand)] - r[len(cand):]
+            out.append([cand[i] for i in np.argsort(-score)])
+        return out
+
+    def run_tests(specs):
+        """specs: (u, v, S) -> (p-value, statistic), one batched pass over the rows."""
+        nonlocal tests
+        jobs = [(v, [v, *S], h(len(S) + 1), [u, *((u, pi) for pi in zperm([v, *S], n_surrogates))])
+                for u, v, S in specs]
         tests += len(specs)
         out = []
-        for r in res:
+        for r in _plugin_terms(P, F, rows, jobs):
             null = r[1:]
             p = float(gaussian_tail_pvalue(r[0], null.mean(), null.std(ddof=1),
                                            n_surrogates, n_surrogates - 1))
             out.append((p, float(r[0])))
         return out
 
-    # 1. screen: I(X_u; Y | X_v) for every u != v
-    others = {v: [u for u in range(n) if u != v] for v in range(n)}
-    scr = _plugin_terms(P, F, rank_rows, [(v, [v], h(1), others[v]) for v in range(n)])
-    cands = {v: [others[v][i] for i in np.argsort(-scr[v])[:max_candidates]] for v in range(n)}
-    first = {v: cands[v][0] for v in range(n) if cands[v]}
+    # 1. screen: every u != v given X_v, keep the max_candidates best
+    screen = rank([(v, [], [u for u in range(n) if u != v]) for v in range(n)])
+    cands = {v: screen[v][:max_candidates] for v in range(n)}
     S: dict[int, list[int]] = {v: [] for v in range(n)}
-    forward_p: dict[tuple[int, int], tuple[float, float]] = {}
+    order: dict[int, list[int] | None] = {v: cands[v] for v in range(n)}
+    tried = {v: 0 for v in range(n)}
+    decided: dict[tuple[int, int], tuple[float, float]] = {}
     active = [v for v in range(n) if cands[v]]
-    # 2. forward
+    # 2. forward: test ranked candidates; add the first significant, give up after max_tries
     while active:
-        best = {}
-        rankable = [v for v in active if S[v]]
-        ranked = _plugin_terms(P, F, rank_rows,
-                               [(v, [v, *S[v]], h(len(S[v]) + 1),
-                                 [u for u in cands[v] if u not in S[v]]) for v in rankable])
-        for v, r in zip(rankable, ranked):
-            free = [u for u in cands[v] if u not in S[v]]
-            best[v] = free[int(np.argmax(r))]
-        for v in active:
-            best.setdefault(v, first[v])
-        res = run_tests([(best[v], v, S[v]) for v in active])
+        todo = [v for v in active if order[v] is None]
+        for v, o in zip(todo, rank([(v, S[v], [u for u in cands[v] if u not in S[v]])
+                                    for v in todo])):
+            order[v], tried[v] = o, 0
+        specs = [(order[v][tried[v]], v, list(S[v])) for v in active]
         still = []
-        for v, (p, s) in zip(active, res):
-            u = best[v]
+        for (u, v, _), (p, s) in zip(specs, run_tests(specs)):
             if p < level:
                 S[v].append(u)
-                forward_p[(u, v)] = (p, s)
-                if len(S[v]) < max_parents and len(S[v]) < len(cands[v]):
+                decided[(u, v)] = (p, s)
+                order[v] = None
+                if len(S[v]) < min(max_parents, len(cands[v])):
                     still.append(v)
-            elif not S[v]:
+            else:
                 stat[u, v], pval[u, v] = s, p
+                tried[v] += 1
+                if tried[v] < min(max_tries, len(order[v])):
+                    still.append(v)
         active = still
     # 3. backward (one pass, every member given the others)
     specs = [(u, v, [w for w in S[v] if w != u]) for v in range(n) if len(S[v]) >= 2
              for u in S[v]]
     for (u, v, _), (p, s) in zip(specs, run_tests(specs) if specs else []):
-        forward_p[(u, v)] = (p, s)
-    for (u, v), (p, s) in forward_p.items():
+        decided[(u, v)] = (p, s)
+    for (u, v), (p, s) in decided.items():
         stat[u, v], pval[u, v] = s, p
     G = nx.DiGraph()
     G.add_nodes_from(range(n))
