@@ -1,14 +1,25 @@
-"""theorem1.derive_verdicts: Theorem 1 is confirmed only when every curve reaches 95% exact
-recovery, qualified when errors fall with t but some curve stays short of 95%, and
-not-reproduced otherwise; the sigma = 0 remark is qualified when zero noise breaks recovery."""
+"""theorem1: the issue-16 decision rule (recovery_verdict) on hand-made inputs for every outcome,
+the rate intervals it rests on, and derive_verdicts wiring it and the sigma = 0 remark (qualified
+when zero noise breaks recovery) into the ledger."""
 
-from reproduce.theorem1 import derive_verdicts
+from reproduce.theorem1 import derive_verdicts, recovery_point
 
 
-def _curve(kind, errors, length):
-    pts = [{"T": 250 * 2 ** i, "error_rate": e, "graphs": 50, "graphs_with_false_edges": 1,
-            "nominal_familywise_alpha": 0.04} for i, e in enumerate(errors)]
-    return {"kind": kind, "n": 6, "d": 2, "points": pts, "length_for_95": length}
+def _units(m, exact, fp_graphs=0):
+    """m per-graph recoveries: ``exact`` exact, the rest missing one edge; ``fp_graphs`` of the
+    inexact ones have a false edge instead."""
+    out = []
+    for g in range(m):
+        ok = g < exact
+        fp = int(not ok and g - exact < fp_graphs)
+        out.append({"exact": ok, "tp": 3 - int(not ok and not fp), "fp": fp,
+                    "fn": int(not ok and not fp), "seconds": 1.0})
+    return out
+
+
+def _curve(n, d, exact_by_t, graphs=80):
+    return {"n": n, "d": d, "points": [recovery_point(_units(graphs, k), n, d, T)
+                                       for T, k in exact_by_t]}
 
 
 def _result(curves, err_sigma0=1.0):
@@ -17,24 +28,38 @@ def _result(curves, err_sigma0=1.0):
                                                       (0.0, err_sigma0))]
     prop1 = [{"graph": g, "T": 1000, "exact_rate": 1.0, "draws": 10} for g in ("R1", "R2")]
     comp = [{"T": 250, "error_rate": 0.1}, {"T": 500, "error_rate": 0.0}]
-    return {"curves": curves, "sigma_sweep": {"points": sig, "points_after_burn_in": burn,
-                                              "T": 500, "burn_in": 200},
+    return {"recovery": {"curves": curves, "graph_family": "bounded"},
+            "sigma_sweep": {"points": sig, "points_after_burn_in": burn, "T": 500,
+                            "burn_in": 200},
             "proposition1_recovery": prop1,
             "estimator_comparison": {"kde": comp, "knn": comp}}
 
 
+def test_recovery_point_rates_and_intervals():
+    p = recovery_point(_units(50, 40, fp_graphs=4), 6, 1, 1000)
+    assert p["exact"] == 40 and abs(p["error_rate"] - 0.2) < 1e-12
+    assert p["error_ci95"][0] < 0.2 < p["error_ci95"][1]
+    assert p["graphs_with_false_edges"] == 4 and p["precision"] < 1 and p["recall"] < 1
+    assert p["precision_ci95"][0] <= p["precision"] <= p["precision_ci95"][1]
+    assert p["recall_ci95"][0] <= p["recall"] <= p["recall_ci95"][1]
+    perfect = recovery_point(_units(50, 50), 6, 1, 1000)
+    assert perfect["precision_ci95"] == [1.0, 1.0] and perfect["error_ci95"][1] > 0.05
+
+
 def test_theorem_verdicts():
-    all_reach = [_curve("directed", [0.5, 0.04], 500), _curve("undirected", [0.4, 0.0], 500)]
-    assert derive_verdicts(_result(all_reach))["theorem1-graph-recovery"]["verdict"] == "confirmed"
-    short = [_curve("directed", [0.5, 0.04], 500), _curve("undirected", [0.6, 0.2], None)]
-    assert derive_verdicts(_result(short))["theorem1-graph-recovery"]["verdict"] == "qualified"
-    rising = [_curve("directed", [0.2, 0.6], None)]
-    got = derive_verdicts(_result(rising))["theorem1-graph-recovery"]["verdict"]
-    assert got == "not-reproduced"
+    reach = [_curve(6, 1, [(500, 40), (2000, 80)]), _curve(12, 1, [(1000, 30), (3000, 80)])]
+    got = derive_verdicts(_result(reach))
+    assert got["theorem1-graph-recovery"]["verdict"] == "confirmed"
+    assert got["theorem1-kde-plugin-consistent"]["verdict"] == "qualified"
+    short = [_curve(6, 1, [(500, 40), (2000, 80)]), _curve(12, 1, [(1000, 10), (3000, 60)])]
+    got = derive_verdicts(_result(short))["theorem1-graph-recovery"]
+    assert got["verdict"] == "qualified" and got["stops_at"] == "n=12 d=1 t=3000"
+    rising = [_curve(6, 1, [(500, 70), (2000, 20)])]
+    assert derive_verdicts(_result(rising))["theorem1-graph-recovery"]["verdict"] == "refuted"
 
 
 def test_sigma_zero_remark():
-    curves = [_curve("directed", [0.5, 0.04], 500)]
+    curves = [_curve(6, 1, [(500, 40), (2000, 80)])]
     assert derive_verdicts(_result(curves))["sigma-zero-noise-did-not-matter"]["verdict"] == \
         "qualified"
     assert derive_verdicts(_result(curves, err_sigma0=0.05))[
