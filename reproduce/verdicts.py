@@ -62,12 +62,12 @@ from scipy import stats
 __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
     "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
-    "bound_verdict", "comparison_verdict", "point_samples", "point_intervals",
+    "bound_verdict", "comparison_verdict", "point_samples", "point_intervals", "bound_claim",
 ]
 
 FAMILY_CONFIDENCE = 0.95  # simultaneous confidence over the points a claim ranges over
 N_RESAMPLES = 9999        # bootstrap replicates per interval (scipy's default)
-SEED = 20180214           # default resampling seed (arXiv:1802.04948's submission date)
+SEED = 20180214           # default resampling seed (fixed; any value would do)
 METHOD = "percentile"     # see the module docstring for why not BCa
 VERDICTS = ("confirmed", "refuted", "inconclusive")
 
@@ -319,3 +319,41 @@ def point_intervals(samples: Mapping[tuple[str, int], np.ndarray], *,
     return {f"{fam}@{n}": interval_seed_mean(list(arr), confidence=conf,
                                              n_resamples=n_resamples, seed=seed)
             for (fam, n), arr in samples.items()}
+
+
+def bound_claim(instances: Sequence[Mapping], models: Mapping[str, Sequence[str]], bound: float,
+                *, families: Sequence[str] | None = None, direction: str = "<=",
+                min_seeds: int = 1, key: str = "ratio", family_confidence: float =
+                FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+    """A bound claim decided from a figure JSON's per-instance records, ready for the ledger.
+
+    ``models``: name -> the result keys of its seeds (e.g. ``{"ER-trained": ["g2s_rnn_s0",
+    ...]}``); every (model, family, size) point is one member of the Bonferroni family.
+    Returns :func:`bound_verdict`'s object plus evidence fields: ``worst`` (model:family@n),
+    ``worst_mean``, ``interval`` ("[low, high]" of the worst point), ``level`` (per-point
+    confidence), ``sample`` (graphs x seeds per point, smallest to largest), the resample count
+    and seed, and ``intervals`` ({point: [low, high]}).
+    """
+    samples = {}
+    for name, methods in models.items():
+        for (fam, n), arr in point_samples(instances, methods, key).items():
+            if families is None or fam in families:
+                samples[(f"{name}:{fam}", n)] = arr
+    if not samples:
+        return {"verdict": "pending", "why": "no per-instance records for these models"}
+    ivs = point_intervals(samples, family_confidence=family_confidence,
+                          n_resamples=n_resamples, seed=seed)
+    out = bound_verdict(ivs, bound, direction=direction, min_seeds=min_seeds)
+    w = ivs[out["worst"]]
+    shapes = sorted({(r["n_graphs"], r["n_seeds"]) for r in ivs.values()})
+    sample = ", ".join(f"{g} graph{'s' * (g != 1)} x {s} seed{'s' * (s != 1)}"
+                       for g, s in shapes)
+    out.update(worst_mean=round(w["estimate"], 4),
+               interval=f"[{w['low']:.3f}, {w['high']:.3f}]",
+               level=f"{100 * out.pop('confidence'):.2f}%", sample=sample,
+               failing=", ".join(out["failing"]) or "none",
+               unresolved=", ".join(out["unresolved"]) or "none",
+               n_resamples=n_resamples, resampling_seed=seed, method=METHOD,
+               intervals={p: [round(r["low"], 4), round(r["high"], 4)] for p, r in ivs.items()})
+    del out["worst_interval"]
+    return out

@@ -190,3 +190,18 @@ def test_point_samples_from_instance_records():
     assert set(ivs) == {"er@25", "regular@25"}
     assert all(r["confidence"] == pytest.approx(0.975) for r in ivs.values())
     assert V.bound_verdict(ivs, 1.5)["verdict"] == "confirmed"
+
+
+def test_bound_claim_from_instance_records():
+    def rec(fam, n, a, b):
+        return {"family": fam, "n": n, "results": {"a_s0": {"ratio": a}, "a_s1": {"ratio": b}}}
+    ok = [rec("er", 25, 1.0, 1.01), rec("er", 25, 1.02, 1.0), rec("er", 50, 1.0, 1.0),
+          rec("er", 50, 1.01, 1.02), rec("regular", 25, 1.3, 1.3)]
+    got = V.bound_claim(ok, {"A": ["a_s0", "a_s1"]}, 1.10, families=["er"], n_resamples=999)
+    assert got["verdict"] == "confirmed" and got["points"] == 2
+    assert got["sample"] == "2 graphs x 2 seeds" and got["level"] == "97.50%"
+    assert (got["n_resamples"], got["resampling_seed"]) == (999, V.SEED)
+    assert set(got["intervals"]) == {"A:er@25", "A:er@50"}
+    bad = V.bound_claim(ok, {"A": ["a_s0", "a_s1"]}, 1.10, n_resamples=999)
+    assert bad["verdict"] == "refuted" and bad["failing"] == "A:regular@25"
+    assert V.bound_claim(ok, {"B": ["b_s0"]}, 1.10)["verdict"] == "pending"
