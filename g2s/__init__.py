@@ -1,7 +1,7 @@
 """Graph2Seq reference harness: model, baselines, graph families, problems and solvers.
 
 Reproduces "Graph2Seq: Scalable Learning Dynamics for Graphs" (Venkatakrishnan, Alizadeh,
-Viswanath; arXiv:1802.04948, ICLR 2019).  Importing :mod:`g2s` does not import torch; only
+Viswanath; arXiv:1802.04948).  Importing :mod:`g2s` does not import torch; only
 :mod:`g2s.nn`, :mod:`g2s.rl` and :mod:`g2s.evaluate` need it.
 """
 

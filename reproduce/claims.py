@@ -8,7 +8,8 @@ The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of th
 ``id``, ``where``, ``statement``, ``paper_value``, ``check``, ``tolerance``, ``verdict``,
 ``evidence``.  A ``check`` is one of
 
-* ``""``: not checked yet (verdict must be ``pending``);
+* ``""``: not checked yet (verdict must be ``pending``), or a reading of the paper that no
+  check could contradict (verdict ``recorded``: shown apart from the tested verdicts);
 * ``"pytest:NODEID [NODEID ...]"``: tests that pass exactly when the recorded verdict is right
   (for a refuted claim they assert the counterexample).  Any failure is drift;
 * ``"json:NAME#KEY"``: ``paper_figures/NAME.json["verdicts"][KEY]``.  ``NAME`` may name a
@@ -16,7 +17,16 @@ The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of th
   ``--out``.  The verdict is re-derived by calling ``reproduce/SCRIPT.py:derive_verdicts`` on
   the committed JSON (so editing a number in the JSON, or the rule, is caught), and
   ``{field}`` placeholders in ``evidence`` are filled from the derived object, so no number
-  in CLAIMS.md is typed by hand.
+  in CLAIMS.md is typed by hand.  ``{field:noun}`` writes a count with its noun in the right
+  number (``{seeds:seed}`` -> "1 seed" / "3 seeds"; ``{n:vertex|vertices}`` for irregular
+  plurals).  Literal braces in such evidence are doubled (``S = {{}}``); the evidence of other
+  checks is shown as written.
+
+Verdicts: ``confirmed``, ``qualified``, ``refuted``, ``inconclusive`` (the decision rule of
+``reproduce/verdicts.py`` could not separate the interval from the bound), ``not-reproduced``,
+``pending``, and ``recorded`` (our reading of an ambiguity of the paper, not a tested claim).
+``--check`` also fails when evidence cannot be rendered (a missing field, a stray brace) or a
+count disagrees with its noun ("1 seeds", "3 seed").
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,7 +49,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "reproduce" / "claims.toml"
 CLAIMS_MD = ROOT / "CLAIMS.md"
 FIGURES = ROOT / "paper_figures"
-VERDICTS = ("confirmed", "qualified", "refuted", "not-reproduced", "pending")
+VERDICTS = ("confirmed", "qualified", "refuted", "inconclusive", "not-reproduced", "pending",
+            "recorded")
+UNCHECKED = ("pending", "recorded")  # verdicts that need no check
 REQUIRED = ("id", "where", "statement", "paper_value", "check", "tolerance", "verdict", "evidence")
 
 
@@ -64,7 +77,7 @@ def load_ledger(path: Path = LEDGER) -> list[dict]:
         if c["verdict"] not in VERDICTS:
             raise LedgerError(f"claim {c['id']}: unknown verdict {c['verdict']!r}")
         chk = c["check"]
-        if not chk and c["verdict"] != "pending":
+        if not chk and c["verdict"] not in UNCHECKED:
             raise LedgerError(f"claim {c['id']}: verdict {c['verdict']} needs a check")
         if chk and not chk.startswith(("pytest:", "json:")):
             raise LedgerError(f"claim {c['id']}: check must start with pytest: or json:")
@@ -164,7 +177,7 @@ def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]
     for c in claims:
         chk = c["check"]
         if not chk:
-            derived[c["id"]] = {"verdict": "pending"}
+            derived[c["id"]] = {"verdict": c["verdict"]}  # pending or recorded
         elif chk.startswith("json:"):
             derived[c["id"]] = derive_json(chk, cache)
         elif skip_pytest:
@@ -178,15 +191,60 @@ def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]
 
 
 def evidence_text(claim: dict, derived: dict) -> str:
+    """The evidence as CLAIMS.md shows it: json-check evidence with its ``{field}`` filled."""
+    if not claim["check"].startswith("json:"):
+        return claim["evidence"]
     try:
         return claim["evidence"].format(**{k: _fmt(v) for k, v in derived.items()})
     except (KeyError, IndexError, ValueError) as exc:
         return f"{claim['evidence']} [evidence field missing: {exc}]"
 
 
+COUNT_NOUNS = ("seed", "graph", "instance", "point", "case", "draw", "cell", "baseline",
+               "model", "size", "family", "iteration", "layer", "round", "tree", "checkpoint")
+_PLURAL = {"family": "families"}
+_ONE_PLURAL = re.compile(r"(?<![+\-*/] )(?<![\d.])\b1 (" + "|".join(
+    _PLURAL.get(n, n + "s") for n in COUNT_NOUNS) + r")\b")
+_MANY_SINGULAR = re.compile(r"(?<![+\-*/] )(?<![\d.])\b(?!1\b)\d+ (" + "|".join(COUNT_NOUNS)
+                            + r")\b(?![-'])")
+
+
+def evidence_problems(claim: dict, derived: dict) -> list[str]:
+    """What is wrong with a claim's rendered evidence: unrenderable fields, count grammar."""
+    text = evidence_text(claim, derived)
+    problems = []
+    if claim["check"].startswith("json:") and derived.get("verdict") != "drift":
+        try:
+            claim["evidence"].format(**{k: _fmt(v) for k, v in derived.items()})
+        except (KeyError, IndexError, ValueError) as exc:
+            problems.append(f"evidence cannot be rendered ({type(exc).__name__}: {exc}); "
+                            "double literal braces, or add the field to derive_verdicts")
+    problems += [f"count grammar: {m.group(0)!r}" for m in _ONE_PLURAL.finditer(text)]
+    problems += [f"count grammar: {m.group(0)!r}" for m in _MANY_SINGULAR.finditer(text)]
+    return problems
+
+
+class _Count:
+    """A derived value that ``{field:noun}`` / ``{field:noun|plural}`` writes with its noun."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __format__(self, spec):
+        one, _, many = spec.partition("|")
+        if len(one) < 2 or not one.isalpha():   # an ordinary format spec (d, >3, ...)
+            return format(self.v, spec)
+        return f"{self.v} {one if self.v == 1 else (many or one + 's')}"
+
+    def __str__(self):
+        return str(self.v)
+
+
 def _fmt(v):
     if isinstance(v, float):
         return f"{v:.4g}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return _Count(v)
     return v
 
 
@@ -196,6 +254,9 @@ def _cell(text) -> str:
 
 def render(claims: list[dict], derived: dict) -> str:
     counts = {v: sum(1 for c in claims if c["verdict"] == v) for v in VERDICTS}
+    tested = [v for v in VERDICTS if v != "recorded"]
+    header = ["| id | where | claim | paper | verdict | evidence | check |",
+              "|---|---|---|---|---|---|---|"]
     lines = [
         "# Claims ledger",
         "",
@@ -205,17 +266,27 @@ def render(claims: list[dict], derived: dict) -> str:
         "--check` re-derives every checked verdict (CI runs it).",
         "",
         "| verdict | count |", "|---|---|",
-        *[f"| {v} | {counts[v]} |" for v in VERDICTS],
-        f"| total | {len(claims)} |",
+        *[f"| {v} | {counts[v]} |" for v in tested],
+        f"| total tested | {sum(counts[v] for v in tested)} |",
+        f"| recorded (not tested; listed apart below) | {counts['recorded']} |",
         "",
-        "| id | where | claim | paper | verdict | evidence | check |",
-        "|---|---|---|---|---|---|---|",
+        *header,
     ]
-    for c in claims:
-        ev = evidence_text(c, derived.get(c["id"], {})) if c["check"] else c["evidence"]
-        lines.append("| " + " | ".join(_cell(x) for x in (
-            c["id"], c["where"], c["statement"], c["paper_value"], f"**{c['verdict']}**", ev,
-            f"`{c['check']}`" if c["check"] else "")) + " |")
+
+    def row(c):
+        return "| " + " | ".join(_cell(x) for x in (
+            c["id"], c["where"], c["statement"], c["paper_value"], f"**{c['verdict']}**",
+            evidence_text(c, derived.get(c["id"], {})),
+            f"`{c['check']}`" if c["check"] else "")) + " |"
+
+    lines += [row(c) for c in claims if c["verdict"] != "recorded"]
+    lines += ["", "## Recorded: readings of the paper, not tested verdicts", "",
+              "Where the paper is ambiguous or inconsistent we chose a reading, and where it "
+              "states what this harness cannot test (prior work, constants from the literature) "
+              "we say what we know; these entries record that. No check here could come out "
+              "differently, so they are not verdicts (a cited test, if any, shows that the "
+              "implementation follows the reading).", "",
+              *header, *[row(c) for c in claims if c["verdict"] == "recorded"]]
     return "\n".join(lines) + "\n"
 
 
@@ -236,19 +307,22 @@ def main(argv=None) -> int:
     for c, d in drift:
         print(f"claims: drift: {c['id']}: ledger says {c['verdict']}, check gives "
               f"{d['verdict']} ({d.get('why', '')})", file=sys.stderr)
+    bad = {c["id"]: p for c in claims if (p := evidence_problems(c, derived[c["id"]]))}
+    for cid, problems in bad.items():
+        print(f"claims: evidence: {cid}: {'; '.join(problems)}", file=sys.stderr)
     text = render(claims, derived)
     if args.check:
         stale = not CLAIMS_MD.exists() or CLAIMS_MD.read_text() != text
         if stale:
             print("claims: CLAIMS.md is out of date; run python reproduce/claims.py",
                   file=sys.stderr)
-        ok = not drift and not stale
+        ok = not drift and not stale and not bad
         print(f"claims: {len(claims)} claims, {len(drift)} drifted, "
               f"CLAIMS.md {'stale' if stale else 'up to date'}")
         return 0 if ok else 1
     CLAIMS_MD.write_text(text)
     print(f"claims: wrote {CLAIMS_MD.name} ({len(claims)} claims, {len(drift)} drifted)")
-    return 1 if drift else 0
+    return 1 if drift or bad else 0
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from g2s.fsutil import jsonable as _jsonable
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "paper_figures"
 PROFILES = ("smoke", "ci", "paper")
-VERDICTS = ("confirmed", "qualified", "refuted", "not-reproduced", "pending")
+VERDICTS = ("confirmed", "qualified", "refuted", "inconclusive", "not-reproduced", "pending")
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -27,6 +27,7 @@ if not __package__:  # run as python reproduce/figure6.py
     import _bootstrap  # noqa: F401
 
 from reproduce import settings as S
+from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
 from reproduce.grid import (
     add_seed_mean,
@@ -153,7 +154,29 @@ def derive_verdicts(result: dict) -> dict:
         intro = verdict("refuted", **ivals)
     else:
         intro = verdict("qualified", **ivals)
-    return {CLAIM_FIG6: fig6, CLAIM_INTRO: intro}
+    return {CLAIM_FIG6: fig6, CLAIM_INTRO: intro, CLAIM_GOOD: good_on_er_regular(result)}
+
+
+CLAIM_GOOD = "d2-both-good-er-regular"
+GOOD = S.WITHIN_10PCT   # Figure 2's "generalizes well" bar, reused, not tuned
+
+
+def good_on_er_regular(result: dict) -> dict:
+    """``d2-both-good-er-regular`` ("both models show good scalability in Erdos-Renyi and
+    regular graphs"), decided by :mod:`reproduce.verdicts`: every (model, family, size) point of
+    both models on ER and 4-regular graphs is a member of one Bonferroni family; the seed mean
+    of each point gets a two-level (seeds, then graphs) percentile bootstrap interval; the claim
+    "ratio <= 1.10 at every point" is confirmed / refuted / inconclusive by the rule.  Added
+    after the ci data were seen (issue 13: the claim had no ledger entry); the bar is Figure 2's,
+    fixed before."""
+    seeds = result.get("seeds", {})
+    models = {"ER-trained": [f"g2s_rnn_s{s}" for s in seeds.get("g2s_rnn", ())],
+              "planted-trained": [f"planted_s{s}" for s in seeds.get("planted", ())]}
+    if not all(models.values()):   # pending without both models
+        return verdict("pending", why="a model is missing", profile=result["profile"])
+    got = rule.bound_claim(result.get("instances", []), models, GOOD, families=["er", "regular"])
+    return verdict(got.pop("verdict"), **got, profile=result["profile"],
+                   max_n=max(result.get("sizes") or [0]))
 
 
 def plot(result: dict):

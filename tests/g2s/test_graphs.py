@@ -114,6 +114,17 @@ def test_paper_edge_count_er_3200():
     assert abs(m - 700_000) / 700_000 > 0.05  # the paper's number is off by more than 5%
 
 
+def test_paper_edge_count_er_3200_is_wrong():
+    """The paper's 700,000 is not a plausible edge count of ER(3200, 0.15): the count is
+    Binomial(C(3200, 2), 0.15), sd = sqrt(C * 0.15 * 0.85) ~ 808, and 700,000 lies ~84 sd
+    below its mean 767,760; a generated graph lies within 5 sd of the mean."""
+    pairs = 3200 * 3199 // 2
+    mean, sd = 0.15 * pairs, (pairs * 0.15 * 0.85) ** 0.5
+    assert (mean - 700_000) / sd > 80
+    m = gr.erdos_renyi(3200, seed=0).number_of_edges()
+    assert abs(m - mean) / sd < 5
+
+
 def test_paper_edge_count_bipartite_3200():
     m = gr.random_bipartite(3200, seed=0).number_of_edges()
     assert m == pytest.approx(0.75 * 1600 * 1600, rel=0.01)

@@ -50,6 +50,14 @@ def test_schema_errors(tmp_path):
         C.load_ledger(_ledger(tmp_path, (base + 'check=""\nverdict="pending"\n') * 2))
 
 
+def _module(path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"_fake_{path.stem}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def test_json_check_rederives_and_detects_edits(tmp_path, monkeypatch):
     figs = tmp_path / "figs"
     figs.mkdir()
@@ -64,9 +72,10 @@ def test_json_check_rederives_and_detects_edits(tmp_path, monkeypatch):
     (figs / "fake.json").write_text(json.dumps(payload))
     monkeypatch.setattr(C, "FIGURES", figs)
     monkeypatch.setattr(C, "ROOT", tmp_path)
+    monkeypatch.setattr(C, "_load_script", lambda name: _module(scripts / f"{name}.py"))
     got = C.derive_json("json:fake#k", {})
     assert got == {"verdict": "confirmed", "worst": 1.05}
-    claim = {"evidence": "worst ratio {worst}"}
+    claim = {"evidence": "worst ratio {worst}", "check": "json:fake#k"}
     assert C.evidence_text(claim, got) == "worst ratio 1.05"
     payload["ratios"][1] = 1.3  # someone edits a number but not the verdict
     (figs / "fake.json").write_text(json.dumps(payload))
@@ -81,3 +90,88 @@ def test_pytest_check_outcomes(tmp_path, monkeypatch):
     out = C.run_pytest(["test_x.py::test_ok", "test_x.py::test_bad", "test_x.py::test_nope"])
     assert out == {"test_x.py::test_ok": "passed", "test_x.py::test_bad": "failed",
                    "test_x.py::test_nope": "missing"}
+
+
+# ---------------------------------------------------------------- evidence defects (issue 13)
+
+def _fake_figure(tmp_path, monkeypatch, derived):
+    """What derive_json returns for a figure whose derive_verdicts gives ``derived``."""
+    monkeypatch.setattr(C, "derive_all", lambda claims, skip_pytest=False: {
+        c["id"]: ({"verdict": c["verdict"]} if not c["check"].startswith("json:") else derived)
+        for c in claims})
+    return derived
+
+
+def _claim(evidence, check="json:fake#k", verdict="confirmed"):
+    return {"id": "x", "where": "w", "statement": "s", "paper_value": "", "check": check,
+            "tolerance": "", "verdict": verdict, "evidence": evidence}
+
+
+@pytest.mark.parametrize("evidence, problem", [
+    ("worst {worst} ({profile} profile)", "KeyError: 'profile'"),             # missing field
+    ("at S = {} the ratio is {worst}", "IndexError: Replacement index 0"),    # literal braces
+    ("in {(1,3), (2,3)} and {worst}", "KeyError"),                           # a set literal
+    ("ratio {worst} ({seeds} seeds)", "count grammar: '1 seeds'"),
+    ("ratio {worst} over {graphs} graph", "count grammar: '3 graph'"),
+])
+def test_evidence_defects_are_reported(tmp_path, monkeypatch, evidence, problem):
+    got = _fake_figure(tmp_path, monkeypatch,
+                       {"verdict": "confirmed", "worst": 1.05, "seeds": 1, "graphs": 3})
+    problems = C.evidence_problems(_claim(evidence), got)
+    assert problems and problem in problems[0]
+
+
+def test_count_nouns_agree_with_their_numbers(tmp_path, monkeypatch):
+    got = _fake_figure(tmp_path, monkeypatch, {"verdict": "confirmed", "one": 1, "three": 3})
+    claim = _claim("{one:seed} and {three:seed}; {three:vertex|vertices}; S = {{}}; {three:>2}")
+    assert C.evidence_text(claim, got) == "1 seed and 3 seeds; 3 vertices; S = {};  3"
+    assert C.evidence_problems(claim, got) == []
+
+
+def test_non_json_evidence_is_shown_as_written():
+    claim = _claim("returns S = {} and sums over {(1,3), (2,3)}; m + 1 rounds", check="pytest:t.py")
+    assert C.evidence_text(claim, {"verdict": "confirmed"}) == claim["evidence"]
+    assert C.evidence_problems(claim, {"verdict": "confirmed"}) == []
+    assert C.evidence_problems(_claim("over 1 seeds", check="pytest:t.py"), {}) == \
+        ["count grammar: '1 seeds'"]
+
+
+def _write_ledger(tmp_path, claims, monkeypatch=None):
+    rows = []
+    for c in claims:
+        rows.append("[[claim]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in c.items()))
+    path = tmp_path / "claims.toml"
+    path.write_text("\n".join(rows))
+    if monkeypatch is not None:   # main() reads the ledger through load_ledger's default path
+        load = C.load_ledger
+        monkeypatch.setattr(C, "load_ledger", lambda p=path: load(p))
+    return path
+
+
+def test_check_fails_on_evidence_defects(tmp_path, monkeypatch, capsys):
+    _fake_figure(tmp_path, monkeypatch, {"verdict": "confirmed", "worst": 1.05, "seeds": 1})
+    md = tmp_path / "CLAIMS.md"
+    monkeypatch.setattr(C, "CLAIMS_MD", md)
+    for evidence in ("worst {worst} ({profile} profile)", "S = {} at {worst}",
+                     "worst {worst} over {seeds} seeds"):
+        _write_ledger(tmp_path, [_claim(evidence)], monkeypatch)
+        assert C.main([]) == 1                       # writes CLAIMS.md, reports the defect
+        assert C.main(["--check"]) == 1              # CLAIMS.md is up to date, still fails
+        assert "claims: evidence: x:" in capsys.readouterr().err
+    _write_ledger(tmp_path, [_claim("{seeds:seed}, {worst}")], monkeypatch)
+    assert C.main([]) == 0 and C.main(["--check"]) == 0
+
+
+def test_recorded_and_inconclusive_verdicts(tmp_path):
+    claims = [_claim("reading of the paper", check="", verdict="recorded"),
+              _claim("interval straddles the bound at {worst}", verdict="inconclusive")]
+    claims[1]["id"] = "y"
+    loaded = C.load_ledger(_write_ledger(tmp_path, claims))
+    derived = {c["id"]: {"verdict": "recorded"} if c["verdict"] == "recorded"
+               else {"verdict": "inconclusive", "worst": 1.05} for c in loaded}
+    assert C.derive_all(loaded[:1], skip_pytest=True) == {"x": {"verdict": "recorded"}}
+    text = C.render(loaded, derived)
+    assert "| inconclusive | 1 |" in text and "| total tested | 1 |" in text
+    assert "| recorded (not tested; listed apart below) | 1 |" in text
+    tested, recorded = text.split("## Recorded")
+    assert "| y |" in tested and "| x |" not in tested and "| x |" in recorded
