@@ -1,6 +1,7 @@
 """Exact reference methods for special cases (used by :mod:`g2s.solvers`).
 
-* ``enumeration``: every vertex subset, vectorised over integer bitmasks (small graphs);
+* ``enumeration``: every vertex subset, vectorised over integer bitmasks (small graphs;
+  :func:`subset_values`, also behind the validation optimum of training and Appendix D.3);
 * ``tree-dp`` (MVC, MIS on forests): ``in(v) = 1 + sum_c out(c)``,
   ``out(v) = sum_c max(in(c), out(c))``; a minimum cover is the complement of a maximum
   independent set (Gallai 1959: ``tau(G) + alpha(G) = n``);
@@ -18,23 +19,24 @@ import math
 import networkx as nx
 import numpy as np
 
-__all__ = ["EXACT_METHODS", "ENUMERATION_MAX_VERTICES", "bipartite_matching_number",
-           "max_cut_eigenvalue_bound"]
+__all__ = ["EXACT_METHODS", "ENUMERATION_MAX_VERTICES", "subset_values", "optimum_by_enumeration",
+           "minimum_vertex_covers", "bipartite_matching_number", "max_cut_eigenvalue_bound"]
 
 #: largest (component) size solved by exhaustive enumeration (2**20 subsets, ~0.3 s)
 ENUMERATION_MAX_VERTICES = 20
 
 
-def _enumeration(problem: str, G: nx.Graph):
-    nodes = list(G)
-    n = len(nodes)
-    if n > ENUMERATION_MAX_VERTICES:
-        raise ValueError(f"enumeration is limited to {ENUMERATION_MAX_VERTICES} vertices, got {n}")
-    idx = {v: i for i, v in enumerate(nodes)}
+def subset_values(problem: str, n: int, edges) -> tuple[np.ndarray, np.ndarray]:
+    """Every subset of the vertices ``0..n-1`` as an integer bitmask, with its value.
+
+    ``maxcut``: the number of edges the subset cuts.  ``mvc`` and ``mis``: the size of the
+    subset when it is independent, else -1 (a minimum vertex cover is the complement of a
+    maximum independent set, Gallai 1959).  ``O(2^n n)`` time and memory: small graphs only.
+    """
     nbr = np.zeros(n, dtype=np.int64)
-    for u, v in G.edges():
-        nbr[idx[u]] |= 1 << idx[v]
-        nbr[idx[v]] |= 1 << idx[u]
+    for u, v in edges:
+        nbr[u] |= 1 << int(v)
+        nbr[v] |= 1 << int(u)
     masks = np.arange(1 << n, dtype=np.int64)
     if problem == "maxcut":
         value = np.zeros(masks.size, dtype=np.int64)
@@ -45,6 +47,34 @@ def _enumeration(problem: str, G: nx.Graph):
         for i in range(n):
             bad |= (((masks >> i) & 1) == 1) & ((masks & nbr[i]) != 0)
         value = np.where(bad, -1, np.bitwise_count(masks).astype(np.int64))
+    return masks, value
+
+
+def optimum_by_enumeration(problem: str, n: int, edges, max_vertices: int = 22) -> int:
+    """The optimum objective of a small graph on ``0..n-1`` by enumerating every subset."""
+    if n > max_vertices:
+        raise ValueError(f"enumeration is for small graphs only ({max_vertices} vertices), got {n}")
+    _, value = subset_values(problem, n, edges)
+    best = int(value.max())
+    return n - best if problem == "mvc" else best
+
+
+def minimum_vertex_covers(n: int, edges) -> list[frozenset]:
+    """Every minimum vertex cover of a small graph on ``0..n-1`` (ascending bitmask order)."""
+    if n > ENUMERATION_MAX_VERTICES:
+        raise ValueError(f"enumeration is limited to {ENUMERATION_MAX_VERTICES} vertices, got {n}")
+    masks, value = subset_values("mvc", n, edges)
+    covers = np.sort(masks[value == value.max()] ^ ((1 << n) - 1))
+    return [frozenset(i for i in range(n) if int(m) >> i & 1) for m in covers]
+
+
+def _enumeration(problem: str, G: nx.Graph):
+    nodes = list(G)
+    n = len(nodes)
+    if n > ENUMERATION_MAX_VERTICES:
+        raise ValueError(f"enumeration is limited to {ENUMERATION_MAX_VERTICES} vertices, got {n}")
+    idx = {v: i for i, v in enumerate(nodes)}
+    masks, value = subset_values(problem, n, [(idx[u], idx[v]) for u, v in G.edges()])
     best = int(masks[int(np.argmax(value))])
     S = {v for i, v in enumerate(nodes) if best >> i & 1}
     return (set(nodes) - S if problem == "mvc" else S), None

@@ -13,6 +13,7 @@ Register new encoders in :data:`ENCODERS` (name -> class taking ``config``).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 
@@ -80,16 +81,12 @@ class G2SRNNEncoder(nn.Module):
                 raise ValueError("sequence length T must be >= 1")
         elif c.dim() != 2:
             raise ValueError("reads need c of shape (N, R)")
+        if reads is None:
+            return deque(self.rounds(batch, c, T), maxlen=1)[0][1]  # y(T)
         dtype = self.graph2seq.w_G2.dtype
         c = c.to(dtype)
         y = torch.zeros(tuple(c.shape) + (self.dim,), dtype=dtype, device=c.device)
         nbr = torch.zeros_like(y)                      # sum_{u in Gamma(v)} x_u(0) = 0
-        if reads is None:
-            for _ in range(T):
-                x = self.graph2seq(nbr, c)             # x(t), t = 1..T
-                nbr = batch.neighbour_sum(x)
-                y = self.seq2vec(batch, x, nbr, y, c)  # y(t) reads x(t)
-            return y
         cols, times = reads
         if int(times.min()) < 1:
             raise ValueError("sequence lengths must be >= 1")
@@ -110,6 +107,20 @@ class G2SRNNEncoder(nn.Module):
             if not bool(keep.all()):
                 active, c, y, nbr = active[keep], c[:, keep], y[:, keep], nbr[:, keep]
         return out
+
+    def rounds(self, batch: GraphBatch, c: torch.Tensor, T: int):
+        """Yield ``(x(t), y(t))`` for ``t = 1..T``: each Graph2Seq state and the Seq2Vec read
+        of it, one round at a time (``forward`` returns the last ``y``; Appendix D.3's analysis
+        inspects every round).  ``c`` ``(N, ...)`` -> two ``(N, ..., d)`` tensors per round."""
+        dtype = self.graph2seq.w_G2.dtype
+        c = c.to(dtype)
+        y = torch.zeros(tuple(c.shape) + (self.dim,), dtype=dtype, device=c.device)
+        nbr = torch.zeros_like(y)                      # sum_{u in Gamma(v)} x_u(0) = 0
+        for _ in range(T):
+            x = self.graph2seq(nbr, c)                 # x(t), t = 1..T
+            nbr = batch.neighbour_sum(x)
+            y = self.seq2vec(batch, x, nbr, y, c)      # y(t) reads x(t)
+            yield x, y
 
 
 #: encoder name -> class(config); baselines add themselves here

@@ -22,6 +22,8 @@ Cost ``O(L (|E| p + |V| p^2))``: one sparse product per round.
 
 from __future__ import annotations
 
+from collections import deque
+
 import torch
 from torch import nn
 
@@ -49,12 +51,18 @@ class Structure2Vec(nn.Module):
         self.theta4 = nn.Parameter(torch.randn(p) * 0.1)
 
     def forward(self, batch: GraphBatch, c: torch.Tensor) -> torch.Tensor:
+        return deque(self.rounds(batch, c), maxlen=1)[0]           # mu^(L)
+
+    def rounds(self, batch: GraphBatch, c: torch.Tensor, rounds: int | None = None):
+        """Yield ``mu^(1), ..., mu^(rounds)`` (default: the trained depth ``L``; more rounds run
+        the same tied-weight recurrence past it), each ``(N, ..., p)``."""
         dtype = self.theta1.dtype
         x = c.to(dtype).unsqueeze(-1)                              # (N, ..., 1)
         deg = batch.degree().to(dtype).reshape((-1,) + (1,) * c.dim())
         edge_term = deg * self.theta3(torch.relu(self.theta4))     # (N, ..., p)
         base = x * self.theta1 + edge_term
         mu = torch.relu(base)                                      # round 1: mu^(0) = 0
-        for _ in range(self.depth - 1):
+        yield mu
+        for _ in range((self.depth if rounds is None else rounds) - 1):
             mu = torch.relu(base + self.theta2(batch.neighbour_sum(mu)))
-        return mu
+            yield mu

@@ -15,9 +15,13 @@ Options added to make training work, each off or neutral by default unless state
 network copied every k iterations), ``grad_clip`` (0: none), and ``keep_best`` (default on:
 the shipped weights are those with the best validation ratio, measured every
 ``validate_every`` iterations on fixed ER graphs solved exactly by enumeration; the JSON
-records both the best and the final validation ratio).  Measured once (MVC, seed 0, 10,000
-iterations): a target network copied every 1,000 iterations slowed learning (validation ratio
-1.18 vs 1.005 without), so the default stays as Eq. (4) is written.
+records both the best and the final validation ratio).  The default stays as Eq. (4) is
+written.
+
+:func:`train` is the loop; each iteration acts (:func:`_act`, one step of every episode through
+:class:`g2s.rl.env.VertexSelectionEnv`), learns (:func:`_learn`), and at its intervals validates
+(:func:`_validate`, the greedy rollout of :mod:`g2s.evaluate` against the enumerated optimum)
+and saves a resume point (:func:`_save`, atomic).
 
 Resume points are written every ``checkpoint_every`` iterations, every ``checkpoint_seconds``
 of wall time, and when the run gets SIGINT (Ctrl-C) or SIGTERM (model, optimiser, curve, RNG
@@ -30,6 +34,7 @@ resume the buffer refills, so a resumed run is not bit-identical to an uninterru
 from __future__ import annotations
 
 import copy
+import io
 import json
 import signal
 import threading
@@ -37,19 +42,23 @@ import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
 import torch
 from tqdm import tqdm
 
-from g2s.fsutil import atomic_write_text
+from g2s.evaluate import greedy_rollout
+from g2s.exact_solvers import optimum_by_enumeration
+from g2s.fsutil import atomic_write_bytes, atomic_write_text
 from g2s.graphs import as_rng, instance_seed, make_graph
 from g2s.nn.batch import batch_edge_arrays, edge_array
 from g2s.nn.model import ModelConfig, QModel, build_model
-from g2s.rl.env import candidate_mask, rewards
+from g2s.problems import approximation_ratio, objective
+from g2s.rl.env import VertexSelectionEnv, candidate_mask
 from g2s.rl.replay import ReplayBuffer, Transition
 
-__all__ = ["TrainConfig", "TrainingInterrupted", "check_resume_config", "exact_optimum",
-           "greedy_rollout_objectives", "train"]
+__all__ = ["TrainConfig", "TrainingInterrupted", "check_resume_config", "greedy_objectives",
+           "train"]
 
 
 @dataclass
@@ -82,45 +91,21 @@ class TrainConfig:
         return cls(**{k: v for k, v in d.items() if k in names})
 
 
-def exact_optimum(problem: str, n: int, edges: np.ndarray) -> int:
-    """Optimum by enumerating all ``2^n`` subsets (``n <= 22``); for validation graphs only."""
-    if n > 22:
-        raise ValueError("enumeration is for small graphs only")
-    masks = np.arange(1 << n, dtype=np.int64)
-    bits = ((masks[:, None] >> np.arange(n)) & 1).astype(bool)
-    size = bits.sum(1)
-    if problem == "maxcut":
-        if len(edges) == 0:
-            return 0
-        return int((bits[:, edges[:, 0]] != bits[:, edges[:, 1]]).sum(1).max())
-    if len(edges):
-        both = bits[:, edges[:, 0]] & bits[:, edges[:, 1]]
-        either = bits[:, edges[:, 0]] | bits[:, edges[:, 1]]
-    else:
-        both = either = np.zeros((len(masks), 0), dtype=bool)
-    if problem == "mvc":
-        return int(size[either.all(1)].min())
-    return int(size[~both.any(1)].max())
-
-
 @torch.no_grad()
-def greedy_rollout_objectives(model: QModel, problem: str, graphs: list, T: int,
-                              device="cpu") -> np.ndarray:
-    """Objective of the greedy policy of ``model`` at depth ``T`` on each ``(n, edges)`` graph."""
-    batch = batch_edge_arrays(graphs, device=device)
-    c = torch.zeros(batch.num_nodes, dtype=torch.bool, device=device)
-    total = torch.zeros(batch.num_graphs, device=device)
-    while True:
-        cand = candidate_mask(problem, batch, c)
-        live = batch.graph_sum(cand.float()) > 0
-        if not bool(live.any()):
-            break
-        q = model(batch, c.float(), T=T).masked_fill(~cand, float("-inf"))
-        best = _segment_argmax(batch, q)
-        a = best[live]
-        total[live] += rewards(problem, batch, c, a)
-        c[a] = True
-    return (-total if problem == "mvc" else total).cpu().numpy()
+def greedy_objectives(model: QModel, problem: str, graphs: list, T: int,
+                      device="cpu") -> np.ndarray:
+    """Objective of the greedy policy of ``model`` at depth ``T`` on each ``(n, edges)`` graph:
+    :func:`g2s.evaluate.greedy_rollout`, the rollout Algorithm 2 runs, one graph at a time."""
+    dtype = next(model.parameters()).dtype
+    out = []
+    for n, edges in graphs:
+        batch = batch_edge_arrays([(n, edges)], device=device, dtype=dtype)
+        S = torch.nonzero(greedy_rollout(model, problem, batch, T)).squeeze(1).tolist()
+        G = nx.Graph()
+        G.add_nodes_from(range(n))
+        G.add_edges_from(map(tuple, edges.tolist()))
+        out.append(objective(problem, G, S))
+    return np.asarray(out, dtype=float)
 
 
 def _segment_argmax(batch, q: torch.Tensor) -> torch.Tensor:
@@ -138,16 +123,15 @@ def _segment_argmax(batch, q: torch.Tensor) -> torch.Tensor:
 def _validation_set(cfg: TrainConfig):
     graphs = [edge_array(make_graph(cfg.graphs, cfg.n, seed=instance_seed(
         cfg.graphs, cfg.n, i, base=987_654))) for i in range(cfg.n_validation)]
-    opt = np.array([exact_optimum(cfg.problem, n, e) for n, e in graphs], dtype=float)
+    opt = np.array([optimum_by_enumeration(cfg.problem, n, e) for n, e in graphs], dtype=float)
     return graphs, opt
 
 
-def _ratio(problem: str, values: np.ndarray, opt: np.ndarray) -> float:
-    if problem == "mvc":
-        r = np.where(opt > 0, values / np.maximum(opt, 1), 1.0)
-    else:
-        r = np.where(values > 0, opt / np.maximum(values, 1), np.where(opt > 0, np.inf, 1.0))
-    return float(np.mean(r))
+def _validate(model: QModel, cfg: TrainConfig, T: int, validation, device) -> float:
+    """Mean approximation ratio of the greedy policy on the fixed validation graphs."""
+    graphs, opt = validation
+    values = greedy_objectives(model, cfg.problem, graphs, T, device)
+    return float(np.mean([approximation_ratio(cfg.problem, v, o) for v, o in zip(values, opt)]))
 
 
 def _td_loss(model, target_model, problem, samples, T, device):
@@ -216,10 +200,71 @@ def _load_resume(path: Path, dev) -> dict:
 
 
 def _save(path: Path, payload: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save(payload, tmp)
-    tmp.replace(path)
+    """``torch.save`` written atomically (:func:`g2s.fsutil.atomic_write_bytes`)."""
+    buf = io.BytesIO()
+    torch.save(payload, buf)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def _act(model: QModel, cfg: TrainConfig, T: int, episodes: list, eps: float, rng,
+         buf: ReplayBuffer, device) -> list:
+    """One epsilon-greedy step in each of the ``n_envs`` training episodes (a fresh training
+    graph where the last one ended), through :class:`g2s.rl.env.VertexSelectionEnv`; the
+    transitions go to ``buf``.  Returns the episodes, ``None`` where one ended."""
+    for k in range(cfg.n_envs):
+        if episodes[k] is None:
+            g = edge_array(make_graph(cfg.graphs, cfg.n, seed=rng))
+            episodes[k] = (g, np.zeros(g[0], dtype=bool))
+    batch = batch_edge_arrays([e[0] for e in episodes], device=device)
+    env = VertexSelectionEnv(cfg.problem, batch,
+                             torch.from_numpy(np.concatenate([e[1] for e in episodes])))
+    cand = env.candidates()
+    explore = rng.random(cfg.n_envs) < eps
+    if not explore.all():
+        with torch.no_grad():
+            q = model(batch, env.c.float(), T=T).masked_fill(~cand, float("-inf"))
+        greedy = _segment_argmax(batch, q).cpu().numpy()
+    ptr = batch.ptr.cpu().numpy()
+    cand_np = cand.cpu().numpy()
+    acts = []
+    for k in range(cfg.n_envs):
+        local = np.flatnonzero(cand_np[ptr[k]:ptr[k + 1]])
+        if len(local) == 0:          # an edgeless training graph: nothing to learn
+            acts.append(-1)
+            continue
+        acts.append(int(rng.choice(local)) if explore[k] else int(greedy[k] - ptr[k]))
+    rew = env.step(torch.tensor([ptr[k] + a if a >= 0 else -1 for k, a in enumerate(acts)],
+                                device=device)).cpu().numpy()
+    done = env.done().cpu().numpy()
+    c = env.c.cpu().numpy()
+    for k, a in enumerate(acts):
+        if a >= 0:
+            buf.push(Transition(episodes[k][0], episodes[k][1], a, float(rew[k])))
+    return [None if acts[k] < 0 or done[k] else (episodes[k][0], c[ptr[k]:ptr[k + 1]].copy())
+            for k in range(cfg.n_envs)]
+
+
+def _learn(model: QModel, target: QModel, opt, cfg: TrainConfig, T: int, buf: ReplayBuffer,
+           rng, device) -> float | None:
+    """One Adam step on a replay minibatch of Eq. (4); None until ``warmup`` transitions."""
+    if len(buf) < max(cfg.warmup, cfg.batch_size):
+        return None
+    loss = _td_loss(model, target, cfg.problem, buf.sample(cfg.batch_size, seed=rng), T, device)
+    opt.zero_grad()
+    loss.backward()
+    if cfg.grad_clip > 0:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+    opt.step()
+    return loss.item()
+
+
+def _keep_best(best: dict | None, iteration: int, ratio: float, model: QModel) -> dict:
+    """The best validation so far; ties go to the later iteration: validation on ER-15
+    saturates at ratio 1.0 early, and among equally good weights the more-trained are kept."""
+    if best is None or ratio <= best["val_ratio"]:
+        return {"iteration": iteration, "val_ratio": ratio,
+                "state": {k: v.detach().clone() for k, v in model.state_dict().items()}}
+    return best
 
 
 def train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None = None,
@@ -269,7 +314,7 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
         curve, start, elapsed = st["curve"], st["iteration"], st["elapsed_s"]
         best = st.get("best")
     target = copy.deepcopy(model) if cfg.target_update > 0 else model
-    val_graphs, val_opt = _validation_set(cfg)
+    validation = _validation_set(cfg)
     buf = ReplayBuffer(cfg.replay_capacity)
     envs = [None] * cfg.n_envs
     losses, t0 = [], time.time()
@@ -279,68 +324,19 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
     it = start
     for it in bar:
         eps = max(cfg.eps_end, cfg.eps_start - (cfg.eps_start - cfg.eps_end) * it / cfg.eps_decay)
-        for k in range(cfg.n_envs):
-            if envs[k] is None:
-                g = edge_array(make_graph(cfg.graphs, cfg.n, seed=rng))
-                envs[k] = (g, np.zeros(g[0], dtype=bool))
-        batch = batch_edge_arrays([e[0] for e in envs], device=dev)
-        c = torch.from_numpy(np.concatenate([e[1] for e in envs])).to(dev)
-        cand = candidate_mask(cfg.problem, batch, c)
-        explore = rng.random(cfg.n_envs) < eps
-        if not explore.all():
-            with torch.no_grad():
-                q = model(batch, c.float(), T=mcfg.T_train).masked_fill(~cand, float("-inf"))
-            greedy = _segment_argmax(batch, q).cpu().numpy()
-        ptr = batch.ptr.cpu().numpy()
-        cand_np = cand.cpu().numpy()
-        acts = []
-        for k in range(cfg.n_envs):
-            local = np.flatnonzero(cand_np[ptr[k]:ptr[k + 1]])
-            if len(local) == 0:          # an edgeless training graph: nothing to learn
-                acts.append(-1)
-                continue
-            acts.append(int(rng.choice(local)) if explore[k] else int(greedy[k] - ptr[k]))
-        a_glob = torch.tensor([ptr[k] + a if a >= 0 else 0 for k, a in enumerate(acts)],
-                              device=dev)
-        rew = rewards(cfg.problem, batch, c, a_glob).cpu().numpy()
-        for k, a in enumerate(acts):
-            g, S = envs[k]
-            if a < 0:
-                envs[k] = None
-                continue
-            buf.push(Transition(g, S, a, float(rew[k])))
-            S2 = S.copy()
-            S2[a] = True
-            envs[k] = (g, S2)
-        c2 = c.clone()
-        for k, a in enumerate(acts):
-            if a >= 0:
-                c2[ptr[k] + a] = True
-        live = batch.graph_sum(candidate_mask(cfg.problem, batch, c2).float()).cpu().numpy() > 0
-        envs = [e if (e is not None and live[k]) else None for k, e in enumerate(envs)]
-        if len(buf) >= max(cfg.warmup, cfg.batch_size):
-            loss = _td_loss(model, target, cfg.problem, buf.sample(cfg.batch_size, seed=rng),
-                            mcfg.T_train, dev)
-            opt.zero_grad()
-            loss.backward()
-            if cfg.grad_clip > 0:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
-            opt.step()
-            losses.append(loss.item())
+        envs = _act(model, cfg, mcfg.T_train, envs, eps, rng, buf, dev)
+        loss = _learn(model, target, opt, cfg, mcfg.T_train, buf, rng, dev)
+        if loss is not None:
+            losses.append(loss)
         if cfg.target_update > 0 and (it + 1) % cfg.target_update == 0:
             target.load_state_dict(model.state_dict())
         if (it + 1) % cfg.validate_every == 0 or it + 1 == cfg.iterations:
-            vals = greedy_rollout_objectives(model, cfg.problem, val_graphs, mcfg.T_train, dev)
-            ratio = _ratio(cfg.problem, vals, val_opt)
+            ratio = _validate(model, cfg, mcfg.T_train, validation, dev)
             curve.append({"iteration": it + 1, "val_ratio": ratio,
                           "loss": float(np.mean(losses)) if losses else None})
             losses = []
             bar.set_postfix(val=f"{ratio:.4f}", eps=f"{eps:.2f}")
-            # ties go to the later iteration: validation on ER-15 saturates at ratio 1.0
-            # early, and among equally good weights the more-trained ones are kept
-            if best is None or ratio <= best["val_ratio"]:
-                best = {"iteration": it + 1, "val_ratio": ratio,
-                        "state": {k: v.detach().clone() for k, v in model.state_dict().items()}}
+            best = _keep_best(best, it + 1, ratio, model)
         timed = cfg.checkpoint_seconds > 0 and time.monotonic() - last_save >= \
             cfg.checkpoint_seconds
         if stop or timed or (it + 1) % cfg.checkpoint_every == 0 or it + 1 == cfg.iterations:
@@ -355,7 +351,13 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
             name = signal.Signals(stop[0]).name
             raise TrainingInterrupted(f"{name}: resume point saved at iteration {it + 1} to "
                                       f"{state_path}; rerun the command to continue", stop[0])
-    elapsed += time.time() - t0
+    return _write_checkpoint(out, model, cfg, mcfg, curve, best, elapsed + time.time() - t0)
+
+
+def _write_checkpoint(out: Path, model: QModel, cfg: TrainConfig, mcfg: ModelConfig,
+                      curve: list, best: dict | None, elapsed: float) -> dict:
+    """Write the trained model (the best-validation weights under ``keep_best``) and its JSON
+    sidecar, both atomically; return the metadata."""
     chosen = best if (cfg.keep_best and best is not None) else None
     meta = {"model_config": mcfg.to_dict(), "train_config": asdict(cfg),
             "iterations": cfg.iterations, "seed": cfg.seed, "training_time_s": round(elapsed, 1),

@@ -52,7 +52,8 @@ def rewards(problem: str, batch: GraphBatch, c: torch.Tensor, a: torch.Tensor) -
 
 
 class VertexSelectionEnv:
-    """Lock-step episodes, one per graph of ``batch``, starting from ``S = {}``.
+    """Lock-step episodes, one per graph of ``batch``, starting from ``S = {}`` (or from the
+    sets of the indicator ``c``).
 
     Attributes
     ----------
@@ -60,12 +61,13 @@ class VertexSelectionEnv:
         ``(N,)`` bool indicator of the selected sets.
     """
 
-    def __init__(self, problem: str, batch: GraphBatch):
+    def __init__(self, problem: str, batch: GraphBatch, c: torch.Tensor | None = None):
         if problem not in PROBLEMS:
             raise ValueError(f"unknown problem {problem!r}")
         self.problem = problem
         self.batch = batch
-        self.c = torch.zeros(batch.num_nodes, dtype=torch.bool, device=batch.device)
+        self.c = (torch.zeros(batch.num_nodes, dtype=torch.bool, device=batch.device)
+                  if c is None else c.to(device=batch.device, dtype=torch.bool).clone())
         self.total_reward = torch.zeros(batch.num_graphs, device=batch.device)
 
     def candidates(self) -> torch.Tensor:

@@ -127,3 +127,24 @@ def test_one_sparse_product_per_step(T, monkeypatch):
     b = batch_graphs([erdos_renyi(30, seed=0)])
     build_model()(b, torch.zeros(30), T=T)
     assert len(calls) == T
+
+
+def test_rounds_are_the_encoders_own_states():
+    """``rounds`` yields every round of the encoder, its last is the forward output, and
+    Structure2Vec's rounds past its trained depth continue the same recurrence."""
+    G = nx.gnp_random_graph(12, 0.3, seed=1)
+    batch = batch_graphs([G], dtype=torch.float64)
+    c = torch.zeros(12)
+    c[[0, 3]] = 1
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        g2s = build_model({"encoder": "g2s_rnn"}).double()
+        s2v = build_model({"encoder": "s2v"}).double()
+    with torch.no_grad():
+        ys = [y for _, y in g2s.encoder.rounds(batch, c, 7)]
+        assert len(ys) == 7 and torch.equal(ys[6], g2s.embed(batch, c.double(), T=7))
+        assert torch.equal(ys[2], g2s.embed(batch, c.double(), T=3))
+        mu = list(s2v.encoder.rounds(batch, c, 8))
+        depth = s2v.encoder.depth
+        assert len(mu) == 8 and torch.equal(mu[depth - 1], s2v.encoder(batch, c.double()))
+
