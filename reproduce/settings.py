@@ -91,6 +91,9 @@ D3_T_ROLLOUT = 5
 D3_REF_LAYER = 10
 #: D.3 (4): "the four graph types being tested (with size 50)"
 D3_DEPTH_N = 50
+#: D.3 (4): "the optimal layer value is 4 or 5 for random bipartite and random regular graphs,
+#: the worst case greedy example requires 15 rounds" (best depth per family)
+D3_BEST_DEPTH = {"bipartite": (4, 5), "regular": (4, 5), "greedy_worst": (15,)}
 #: D.3 (5)-(6): "a planted vertex cover graph of size 15"
 D3_LATCH_N = 15
 #: the ER-15 MVC seeds of the G2S-RNN inspected, and the variants: the shipped weights and the

@@ -74,24 +74,6 @@ def test_layer_sets_on_constructed_q():
     assert got["flip"] == [1.0, 0.0] and got["change"] == [1.0, 0.0]
 
 
-def test_traces_agree_with_encoders():
-    from g2s.nn.batch import batch_graphs
-    from g2s.nn.model import build_model
-    G = nx.gnp_random_graph(12, 0.3, seed=1)
-    batch = batch_graphs([G], dtype=torch.float64)
-    c = torch.zeros(12)
-    c[[0, 3]] = 1
-    with torch.random.fork_rng():
-        torch.manual_seed(0)
-        g2s = build_model({"encoder": "g2s_rnn"}).double()
-        s2v = build_model({"encoder": "s2v"}).double()
-    with torch.no_grad():
-        ys = [y for _, y in d3.g2s_states(g2s, batch, c, 7)]
-        assert torch.allclose(ys[6], g2s.embed(batch, c.double(), T=7), atol=1e-12)
-        mu = d3.s2v_rounds(s2v, batch, c, 8)   # raises if round 5 differs from the module
-    assert len(mu) == 8 and torch.allclose(mu[4], s2v.encoder(batch, c.double()))
-
-
 # ------------------------------------------------------------------ verdict rules
 def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.9, s2v_flip=0.6,
             regular_zeros=None, planted=None):

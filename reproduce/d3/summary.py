@@ -1,0 +1,125 @@
+"""Appendix D.3's units pooled into the plotted numbers (:func:`summarise`): seed means and
+medians over graphs per (family, size) and layer; the latching and Q-semantics statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reproduce import settings as S
+
+__all__ = ["summarise", "best_layers", "LATCH_KINDS", "semantics_summary", "latch_summary"]
+
+T_MAX, REF_LAYER = S.T_MAX, S.D3_REF_LAYER
+#: side flips between consecutive rounds 1 -> 2 .. L-1 -> L of the GCNN's trained depth L
+EARLY = S.D3_GCNN_DEPTH - 1
+
+def _mean(rows):
+    """Element-wise mean of equal-length lists."""
+    return np.asarray(rows, dtype=float).mean(0).tolist()
+
+def _median(rows):
+    """Element-wise median of lists with ``None`` holes (``None`` where a column is empty)."""
+    cols = zip(*rows)
+    return [float(np.median(v)) if (v := [x for x in col if x is not None]) else None
+            for col in cols]
+
+def summarise(raw: dict, profile: str) -> dict:
+    collapse, pca, depth, latch = {}, {}, {}, {}
+    for variant, fams in raw["states"].items():
+        for f, by_n in fams.items():
+            for n, per_seed in by_n.items():
+                seed_means = {k: [_mean([u[k] for u in units]) for units in per_seed]
+                              for k in ("zeros", "dead", "rollout")}
+                collapse.setdefault(variant, {}).setdefault(f, {})[n] = {
+                    "zeros": _mean(seed_means["zeros"]), "zeros_per_seed": seed_means["zeros"],
+                    "dead": _mean(seed_means["dead"]), "rollout": _mean(seed_means["rollout"])}
+                cases = [u for units in per_seed for u in units]
+                pca.setdefault(variant, {}).setdefault(f, {})[n] = {
+                    "cases": len(cases),
+                    "undefined_at_ref": sum(not u["pca_defined"][REF_LAYER - 1] for u in cases),
+                    "cos_next": _median([u["cos_next"] for u in cases]),
+                    "cos_skip": _median([u["cos_skip"] for u in cases]),
+                    "cos_ref": _median([u["cos_ref"] for u in cases]),
+                    "rho_degree": _median([u["rho_degree"] for u in cases])}
+    for f, by_n in raw["depth"].items():
+        for n, per_seed in by_n.items():
+            found = [min(min(u["cover"]) for u in (units[i] for units in per_seed))
+                     for i in range(len(per_seed[0]))]
+            refs = [u["opt"] if u["opt"] is not None else found[i]
+                    for i, u in enumerate(per_seed[0])]
+            ratios = [_mean([np.asarray(u["cover"]) / refs[i] for i, u in enumerate(units)])
+                      for units in per_seed]
+            curve = _mean(ratios)
+            depth.setdefault(f, {})[n] = {
+                "ratio": curve, "ratio_per_seed": ratios, "best_T": best_layers(curve),
+                "per_seed_best_T": [best_layers(r) for r in ratios],
+                "reference": [u["status"] for u in per_seed[0]]}
+    for f, units in raw["latch"].items():
+        latch[f] = {"cases": len(units), "k": [u["k"] for u in units],
+                    "n_min_covers": [u["n_min_covers"] for u in units]}
+        names = sorted({m for u in units for m, v in u["models"].items() if v is not None})
+        for kind in LATCH_KINDS:
+            pairs = [(u["models"][m], u["n_min_covers"] == 1) for u in units for m in names
+                     if m.startswith(kind) and u["models"][m] is not None]
+            latch[f][kind] = latch_summary(*map(list, zip(*pairs))) if pairs else None
+    ex = raw["latch"]["planted"][0]
+    example = {"k": ex["k"], **{m: v["centred"] for m, v in ex["models"].items()
+                                if m in ("g2s_s0", "s2v", *S.D3_PLANTED) and v is not None}}
+    return {"profile": profile, "layers": list(range(1, T_MAX + 1)), "ref_layer": REF_LAYER,
+            "paper_depth_n": S.D3_DEPTH_N, "collapse": collapse, "pca": pca, "depth": depth,
+            "latching": latch, "pca_example": raw["pca_example"], "latch_example": example,
+            "checkpoints": raw["checkpoints"], "s2v_error": raw.get("s2v_error"),
+            "s2v_trained_depth": S.D3_GCNN_DEPTH}
+
+def best_layers(curve) -> list[int]:
+    """Every ``T`` whose mean ratio equals the minimum (exact ties up to 1e-9)."""
+    lo = min(curve)
+    return [t for t, r in enumerate(curve, start=1) if r <= lo + 1e-9]
+
+#: model-name prefixes pooled by the latching summary: ER-15 G2S-RNN seeds, ER-15
+#: Structure2Vec, and the planted-cover-15 models
+LATCH_KINDS = ("g2s", "s2v", *S.D3_PLANTED)
+
+def semantics_summary(sems: list[dict]) -> dict:
+    """Per layer, over graphs: the fraction where D.3 (5) holds as written (``Q_1`` within
+    ``Q1_TOL`` of ``-k - 1`` and ``Q_2`` within ``Q2_TOL`` of ``u``), where it holds after the
+    integer shift ``s`` between the terms, where the total ``Q`` is within ``Q1_TOL`` of
+    ``Q*``; and the median of each measure (see :func:`q_semantics`)."""
+    keys = ("q1", "q1_err", "q2_err", "shift", "q1_err_shifted", "q2_err_shifted", "q_err",
+            "int_err")
+    a = {key: np.asarray([s[key] for s in sems]) for key in keys}
+    return {"holds": ((a["q1_err"] <= S.D3_Q1_TOL) & (a["q2_err"] <= S.D3_Q2_TOL)).mean(0).tolist(),
+            "holds_shifted": ((a["q1_err_shifted"] <= S.D3_Q1_TOL)
+                              & (a["q2_err_shifted"] <= S.D3_Q2_TOL)).mean(0).tolist(),
+            "q_holds": (a["q_err"] <= S.D3_Q1_TOL).mean(0).tolist(),
+            **{f"median_{key}": np.median(v, 0).tolist() for key, v in a.items()},
+            "cases": len(sems)}
+
+def latch_summary(sets: list[dict], unique: list[bool] | None = None) -> dict:
+    """Pooled per-layer statistics of :func:`layer_sets` outputs (one per graph and model).
+
+    ``stable``: the top-k set is the same at every layer ``REF_LAYER..T_MAX``; ``latched``:
+    stable and that set is a minimum cover; ``flip_early``: mean fraction of vertices changing
+    side between consecutive layers ``1 -> 2 .. 4 -> 5`` (Structure2Vec's trained depth 5).
+    ``unique`` flags the cases whose graph has a single minimum cover (as the paper's example
+    does; with several, even the optimal Q-function leaves the top-k set open): the latched
+    fraction and the T = 5 cover fraction are also given over those.
+    """
+    tail = slice(REF_LAYER - 1, T_MAX)
+    stable = [len({tuple(s) for s in d["top"][tail]}) == 1 for d in sets]
+    latched = [s and d["is_min_cover"][-1] for s, d in zip(stable, sets)]
+    only = [i for i, u in enumerate(unique or []) if u]
+    return {"overlap": _mean([d["overlap"] for d in sets]),
+            "is_min_cover": _mean([d["is_min_cover"] for d in sets]),
+            "flip": _mean([d["flip"] for d in sets]), "change": _mean([d["change"] for d in sets]),
+            "stable_fraction": float(np.mean(stable)),
+            "latched_fraction": float(np.mean(latched)),
+            "unique_cases": len(only),
+            "latched_fraction_unique": float(np.mean([latched[i] for i in only]))
+            if only else None,
+            "cover_t5_unique": float(np.mean([sets[i]["is_min_cover"][S.D3_T_ROLLOUT - 1]
+                                              for i in only])) if only else None,
+            "flip_early": float(np.mean([np.mean(d["flip"][:EARLY]) for d in sets])),
+            "cases": len(sets),
+            "semantics": semantics_summary([d["semantics"] for d in sets])
+            if all("semantics" in d for d in sets) else None}
