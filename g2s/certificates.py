@@ -33,12 +33,12 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import networkx as nx
 
-from g2s.graphs import graph_fingerprint, instance_seed, make_graph
+from g2s.fsutil import atomic_write_text
+from g2s.graphs import SIZE_LADDER, graph_fingerprint, instance_seed, make_graph
 from g2s.problems import PROBLEMS, SENSE, check_solution
 from g2s.solvers import ReferenceResult, bipartite_matching_number, solve_reference
 
@@ -60,7 +60,7 @@ CERTIFICATE_DIR = Path(__file__).resolve().parent / "data" / "certificates"
 #: per-instance CP-SAT limit used for the stored certificates (the paper's Gurobi ran 240 s)
 DEFAULT_TIME_LIMIT = 30.0
 _COMPLEMENT = {"mvc": "mis", "mis": "mvc"}
-_LADDER = (25, 50, 100, 200, 400, 800, 1600, 3200)
+_LADDER = SIZE_LADDER
 #: the certified evaluation instances: (problem, family) -> (sizes, instances per size)
 CERTIFIED_INSTANCES = {
     ("mvc", "greedy_worst"): (_LADDER, 1),
@@ -122,10 +122,9 @@ def _store(problem: str, family: str, key: str, entry: dict, directory: Path | N
                               key=lambda kv: tuple(map(int, kv[0].split("/")))))
         head = json.dumps({"problem": problem, "family": family, "format": 1})[:-1]
         body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(e)}" for k, e in ordered.items())
-        fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:  # one line per instance: small, reviewable diffs
-            fh.write(f'{head}, "instances": {{\n{body}\n}}}}\n')
-        os.replace(tmp, certificate_path(problem, family, directory))
+        # one line per instance: small, reviewable diffs
+        atomic_write_text(certificate_path(problem, family, directory),
+                          f'{head}, "instances": {{\n{body}\n}}}}\n')
 
 
 def verify_certificate(problem: str, family: str, key: str, entry: dict,

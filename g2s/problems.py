@@ -29,7 +29,6 @@ import networkx as nx
 
 __all__ = [
     "PROBLEMS",
-    "PROBLEM_NAMES",
     "SENSE",
     "objective",
     "utility",
@@ -47,8 +46,6 @@ __all__ = [
 ]
 
 PROBLEMS = ("mvc", "maxcut", "mis")
-PROBLEM_NAMES = {"mvc": "minimum vertex cover", "maxcut": "max cut",
-                 "mis": "maximum independent set"}
 #: whether the natural objective is minimised or maximised
 SENSE = {"mvc": "min", "maxcut": "max", "mis": "max"}
 

@@ -254,11 +254,7 @@ _PROGRAMS = {"cpsat": _cpsat, "highs": _highs}
 
 
 def _default_hint(problem: str, G: nx.Graph):
-    try:
-        from g2s.heuristics import best_heuristic
-    except ImportError:  # heuristics not available: fall back to a maximal matching cover
-        cover = {x for e in nx.maximal_matching(G) for x in e}
-        return cover if problem == "mvc" else set(G) - cover if problem == "mis" else None
+    from g2s.heuristics import best_heuristic
     return set(best_heuristic(problem, G))
 
 

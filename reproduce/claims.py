@@ -15,7 +15,9 @@ The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of th
 * ``"json:NAME#KEY"``: ``paper_figures/NAME.json["verdicts"][KEY]``.  ``NAME`` may name a
   subfolder, ``DIR/SCRIPT``, for a variant run of ``reproduce/SCRIPT.py`` written with
   ``--out``.  The verdict is re-derived by calling ``reproduce/SCRIPT.py:derive_verdicts`` on
-  the committed JSON (so editing a number in the JSON, or the rule, is caught), and
+  the committed JSON (so editing a number in the JSON, or the rule, is caught);
+  ``rule_test`` names the tests of that rule (hand-made inputs for each outcome),
+  which ``--check`` runs too, so a reader goes claim -> rule -> test in one hop; and
   ``{field}`` placeholders in ``evidence`` are filled from the derived object, so no number
   in CLAIMS.md is typed by hand.  ``{field:noun}`` writes a count with its noun in the right
   number (``{seeds:seed}`` -> "1 seed" / "3 seeds"; ``{n:vertex|vertices}`` for irregular
@@ -45,12 +47,14 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/claims.py
     import _bootstrap  # noqa: F401
 
+from reproduce.common import VERDICTS as DERIVED_VERDICTS
+
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "reproduce" / "claims.toml"
 CLAIMS_MD = ROOT / "CLAIMS.md"
 FIGURES = ROOT / "paper_figures"
-VERDICTS = ("confirmed", "qualified", "refuted", "inconclusive", "not-reproduced", "pending",
-            "recorded")
+#: what a check can find (one list, reproduce.common's), and "recorded": a reading of the paper
+VERDICTS = (*DERIVED_VERDICTS, "recorded")
 UNCHECKED = ("pending", "recorded")  # verdicts that need no check
 REQUIRED = ("id", "where", "statement", "paper_value", "check", "tolerance", "verdict", "evidence")
 
@@ -83,6 +87,9 @@ def load_ledger(path: Path = LEDGER) -> list[dict]:
             raise LedgerError(f"claim {c['id']}: check must start with pytest: or json:")
         if chk.startswith("json:") and "#" not in chk:
             raise LedgerError(f"claim {c['id']}: json check must be json:NAME#KEY")
+        if chk.startswith("json:") and not c.get("rule_test", "").split():
+            raise LedgerError(f"claim {c['id']}: a json check needs rule_test, the tests of "
+                              "its decision rule")
     return claims
 
 
@@ -167,11 +174,18 @@ def run_pytest(node_ids: list[str]) -> dict[str, str]:
     return result
 
 
+def _test_ids(claim: dict) -> list[str]:
+    """The pytest node ids a claim rests on: its ``pytest:`` check, or the ``rule_test`` of
+    its ``json:`` check."""
+    if claim["check"].startswith("pytest:"):
+        return claim["check"][len("pytest:"):].split()
+    return claim.get("rule_test", "").split() if claim["check"].startswith("json:") else []
+
+
 def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]:
     """The re-derived verdict object of every claim (``verdict == 'drift'`` on failure)."""
-    node_ids = [n for c in claims if c["check"].startswith("pytest:")
-                for n in c["check"][len("pytest:"):].split()]
-    outcomes = {} if skip_pytest else run_pytest(node_ids)
+    node_ids = [n for c in claims for n in _test_ids(c)]
+    outcomes = {} if skip_pytest else run_pytest(sorted(set(node_ids)))
     cache: dict = {}
     derived = {}
     for c in claims:
@@ -180,6 +194,11 @@ def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]
             derived[c["id"]] = {"verdict": c["verdict"]}  # pending or recorded
         elif chk.startswith("json:"):
             derived[c["id"]] = derive_json(chk, cache)
+            bad = [] if skip_pytest else [f"rule test {n} {outcomes[n]}" for n in _test_ids(c)
+                                          if outcomes[n] != "passed"]
+            if bad:
+                derived[c["id"]] = {**derived[c["id"]], "verdict": "drift",
+                                    "why": "; ".join(bad)}
         elif skip_pytest:
             derived[c["id"]] = {"verdict": c["verdict"]}
         else:

@@ -7,13 +7,11 @@
 """
 
 import json
-import sys
 import textwrap
 
 import pytest
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
-from reproduce import claims as C  # noqa: E402
+from reproduce import claims as C
 
 
 def test_committed_ledger_is_valid():
@@ -103,8 +101,11 @@ def _fake_figure(tmp_path, monkeypatch, derived):
 
 
 def _claim(evidence, check="json:fake#k", verdict="confirmed"):
-    return {"id": "x", "where": "w", "statement": "s", "paper_value": "", "check": check,
-            "tolerance": "", "verdict": verdict, "evidence": evidence}
+    claim = {"id": "x", "where": "w", "statement": "s", "paper_value": "", "check": check,
+             "tolerance": "", "verdict": verdict, "evidence": evidence}
+    if check.startswith("json:"):
+        claim["rule_test"] = "tests/reproduce/test_fake.py::test_rule"
+    return claim
 
 
 @pytest.mark.parametrize("evidence, problem", [
@@ -175,3 +176,11 @@ def test_recorded_and_inconclusive_verdicts(tmp_path):
     assert "| recorded (not tested; listed apart below) | 1 |" in text
     tested, recorded = text.split("## Recorded")
     assert "| y |" in tested and "| x |" not in tested and "| x |" in recorded
+
+
+def test_json_claims_name_the_tests_of_their_rule(tmp_path):
+    claim = _claim("ratio {worst}")
+    del claim["rule_test"]
+    with pytest.raises(C.LedgerError, match="rule_test"):
+        C.load_ledger(_write_ledger(tmp_path, [claim]))
+    assert all(c["rule_test"].split() for c in C.load_ledger() if c["check"].startswith("json:"))

@@ -38,3 +38,14 @@ def test_baselines_rule():
     assert baselines_verdict(_result(sage=1.05))["verdict"] == "qualified"
     assert baselines_verdict(_result(s2v=1.0, sage=1.05))["verdict"] == "refuted"
     assert baselines_verdict(_result(g2s=1.2))["verdict"] == "qualified"
+
+
+def test_beats_heuristics_rule():
+    """Confirmed when no heuristic has a lower mean anywhere; qualified when one does at fewer
+    than half of the points; refuted from half on."""
+    assert derive_verdicts(_result())["fig3-g2s-beats-heuristics"]["verdict"] == "confirmed"
+    r = _result(g2s=1.02)
+    r["points"]["regular"] = dict(r["points"]["regular"], greedy=_series(1.0))
+    got = derive_verdicts(r)["fig3-g2s-beats-heuristics"]
+    assert got["verdict"] == "qualified" and got["beaten_points"] == 2
+    assert derive_verdicts(_result(g2s=1.6))["fig3-g2s-beats-heuristics"]["verdict"] == "refuted"

@@ -16,15 +16,14 @@ entry drifts (``claims.py --check`` fails) when a regenerated output makes it st
 """
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from reproduce import verdicts as V
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-from reproduce import verdicts as V  # noqa: E402
 
 FIGURES = ROOT / "paper_figures"
 

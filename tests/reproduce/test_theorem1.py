@@ -98,3 +98,13 @@ def test_recovery_verdict_outcomes():
     # significantly worse with more data: refuted
     worse = [_rc(6, 1, [(500, 40), (2000, 80)]), _rc(20, 1, [(1000, 70), (4000, 20)])]
     assert recovery_verdict(worse)["verdict"] == "refuted"
+
+
+def test_noise_breaks_symmetry_rule():
+    """Qualified when noisy trajectories tell R1 from R2 in at least 90% of draws at the longest
+    T; not-reproduced otherwise."""
+    curves = [_curve(6, 1, [(500, 80)])]
+    assert derive_verdicts(_result(curves))["noise-breaks-symmetry"]["verdict"] == "qualified"
+    low = _result(curves)
+    low["proposition1_recovery"][0]["exact_rate"] = 0.5
+    assert derive_verdicts(low)["noise-breaks-symmetry"]["verdict"] == "not-reproduced"

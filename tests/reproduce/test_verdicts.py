@@ -15,15 +15,12 @@ Invariants, one test each:
 """
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from reproduce import verdicts as V  # noqa: E402
+from reproduce import verdicts as V
 
 
 def iv(low, high, n_seeds=3):
