@@ -83,8 +83,8 @@ class ReferenceResult:
     formulation (``mvc``, ``mis``, ``maxcut``), ``hint`` (the starting solution was not
     improved), ``eigenvalue`` (max cut's spectral bound), or an exact method.  ``bounds`` maps
     each 0/1 program run to the bound it proved alone, in this problem's units (``None`` where
-    it was skipped on a component because the other had proved optimality already; empty when
-    no program ran).
+    it was not run on a component because the other had proved optimality already or had used
+    up the time limit; empty when no program ran).
     """
 
     problem: str
@@ -194,9 +194,10 @@ def _cpsat(problem, G, time_limit, hint, seed, workers):
     status = solver.Solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
         raise RuntimeError(f"CP-SAT returned {solver.StatusName(status)}")
-    S = None
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        S = {v for i, v in enumerate(nodes) if solver.BooleanValue(x[i])}
+    if status == cp_model.UNKNOWN:  # stopped before proving anything: BestObjectiveBound()
+        # is then 0, not a bound, for a maximisation; only the trivial bound holds
+        return None, {"mvc": 0, "mis": len(nodes), "maxcut": len(edges)}[problem]
+    S = {v for i, v in enumerate(nodes) if solver.BooleanValue(x[i])}
     return S, solver.BestObjectiveBound()
 
 
@@ -297,6 +298,8 @@ def _solve_program(problem, G, method, time_limit, hint, seed, workers, formulat
     bounds = dict.fromkeys(forms)
     for k, form in enumerate(forms):
         share = (time_limit - (time.perf_counter() - start)) / (len(forms) - k)
+        if k and share <= 0:  # the first program used the whole limit: the second is not run
+            break
         T, b = _run_program(problem, form, G, method, max(share, 0.01), S, seed, workers)
         bounds[form] = b
         if T is not None:

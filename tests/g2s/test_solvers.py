@@ -172,6 +172,18 @@ def test_bound_is_valid_under_a_short_time_limit(problem, backend):
     assert res.objective <= hint_value if SENSE[problem] == "min" else res.objective >= hint_value
 
 
+@pytest.mark.parametrize("problem", PROBLEMS)
+def test_bound_is_valid_when_cpsat_stops_before_proving_anything(problem):
+    """Regression (issue 17 benchmark): CP-SAT stopped at once (status UNKNOWN) reports a
+    "bound" of 0, which is no upper bound for MIS or max cut; the trivial bound is used."""
+    from g2s.graphs import erdos_renyi
+
+    # max cut's program has a row per triangle: a smaller graph keeps the model build short
+    G = erdos_renyi(300, p=0.9, seed=0) if problem != "maxcut" else erdos_renyi(80, p=0.5, seed=0)
+    res = solve_reference(problem, G, time_limit=0.001, backend="cpsat")
+    _assert_consistent(res, problem, G)
+
+
 @pytest.mark.parametrize("n", [25, 100, 400, 1600])
 def test_greedy_worst_case_optimum_is_the_recorded_cover(n):
     """König proves the recorded side L optimal on Johnson's worst-case graphs."""
