@@ -51,7 +51,7 @@ if not __package__:  # run as python reproduce/appendix_d3.py
     import _bootstrap  # noqa: F401
 
 from reproduce import settings as S
-from reproduce.common import Run, make_parser, use_agg_backend
+from reproduce.common import Run, script_main
 from reproduce.d3.measures import (  # noqa: F401  (the script's public names)
     abs_cos,
     abs_spearman,
@@ -71,15 +71,14 @@ T_MAX = S.T_MAX
 T_DEPTH = S.D3_T_DEPTH
 
 
-def main(argv=None) -> Path:
-    import torch
-    args = make_parser(NAME, __doc__.splitlines()[0]).parse_args(argv)
-    torch.set_num_threads(1)
-    use_agg_backend()
-    run = Run(NAME, args)
+def produce(args, run: Run):
+    """The JSON result and the figure."""
     result = summarise(compute(run), args.profile)
-    fig, _ = plot(result)
-    return run.write(result, fig=fig, derive=derive_verdicts)
+    return result, plot(result)[0]
+
+
+def main(argv=None) -> Path:
+    return script_main(NAME, __doc__, argv, produce, derive_verdicts, torch_threads=1)
 
 
 if __name__ == "__main__":

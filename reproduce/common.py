@@ -207,3 +207,23 @@ def verdict(kind: str, **values: Any) -> dict:
 def use_agg_backend() -> None:
     import matplotlib
     matplotlib.use("Agg")
+
+
+def script_main(name: str, doc: str, argv, produce: Callable, derive: Callable | None = None,
+                options: Callable | None = None, seed: bool = True,
+                torch_threads: int | None = None) -> Path:
+    """The entry of every reproduce script: parse the standard command line
+    (:func:`make_parser`; ``options(parser)`` adds the script's own), optionally pin torch to
+    ``torch_threads``, select the Agg backend, then ``result, fig = produce(args, run)`` and
+    write NAME.json (with ``derive``'s verdicts), NAME.png and NAME.pdf."""
+    p = make_parser(name, doc.splitlines()[0], seed=seed)
+    if options is not None:
+        options(p)
+    args = p.parse_args(argv)
+    if torch_threads is not None:
+        import torch
+        torch.set_num_threads(torch_threads)
+    use_agg_backend()
+    run = Run(name, args)
+    result, fig = produce(args, run)
+    return run.write(result, fig=fig, derive=derive)

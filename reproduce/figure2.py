@@ -34,7 +34,7 @@ from reproduce.grid import (
     checkpoint_meta,
     evaluate_grid,
     fmt_worst,
-    model_run,
+    model_script,
     seed_spread,
     snapshot,
     worst_point,
@@ -228,14 +228,17 @@ def plot(result: dict):
     return fig, axes
 
 
-def main(argv=None) -> Path:
-    args, run = model_run(NAME, __doc__.splitlines()[0], argv)
+def produce(args, run: Run):
+    """The JSON result and the figure."""
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
               "t_max": S.T_MAX, "good_threshold": GOOD,
               "wl_embed_max": S.WL_EMBED_MAX[args.profile], **raw, **summarise(raw)}
-    fig, _ = plot(result)
-    return run.write(result, fig, derive=derive_verdicts)
+    return result, plot(result)[0]
+
+
+def main(argv=None) -> Path:
+    return model_script(NAME, __doc__, argv, produce, derive_verdicts)
 
 
 if __name__ == "__main__":

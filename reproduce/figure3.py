@@ -21,7 +21,7 @@ if not __package__:  # run as python reproduce/figure3.py
 
 from reproduce import settings as S
 from reproduce.common import Run, verdict
-from reproduce.grid import META_KEYS, add_seed_mean, evaluate_grid, model_run, seed_spread
+from reproduce.grid import META_KEYS, add_seed_mean, evaluate_grid, model_script, seed_spread
 from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure3"
@@ -189,9 +189,8 @@ def retrain(device: str, directory=None) -> None:
     select_default_checkpoints()
 
 
-def main(argv=None) -> Path:
-    args, run = model_run(NAME, __doc__.splitlines()[0], argv, extra=lambda p: p.add_argument(
-        "--retrain", action="store_true", help="retrain the MVC checkpoints first"))
+def produce(args, run: Run):
+    """The JSON result and the figure (after ``--retrain``, if asked)."""
     if args.retrain:
         retrain(args.device, args.checkpoint_dir)
     raw = compute(run, args.device, args.checkpoint_dir)
@@ -201,8 +200,13 @@ def main(argv=None) -> Path:
               "checkpoints": checkpoint_summary(args.checkpoint_dir),
               "baselines": raw["baselines"],
               **summarise(raw)}
-    fig, _ = plot(result)
-    return run.write(result, fig, derive=derive_verdicts)
+    return result, plot(result)[0]
+
+
+def main(argv=None) -> Path:
+    return model_script(NAME, __doc__, argv, produce, derive_verdicts,
+                        extra=lambda p: p.add_argument("--retrain", action="store_true",
+                                                       help="retrain the MVC checkpoints first"))
 
 
 if __name__ == "__main__":

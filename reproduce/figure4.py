@@ -22,7 +22,7 @@ if not __package__:  # run as python reproduce/figure4.py
 
 from reproduce import settings as S
 from reproduce.common import Run, verdict
-from reproduce.grid import evaluate_grid, model_run, summarise
+from reproduce.grid import evaluate_grid, model_script, summarise
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -191,12 +191,15 @@ def plot(result: dict):
     return fig, axes
 
 
-def main(argv=None) -> Path:
-    args, run = model_run(NAME, __doc__.splitlines()[0], argv)
+def produce(args, run: Run):
+    """The JSON result and the figure."""
     result = compute(run, args.device, args.checkpoint_dir)
     result["profile"] = args.profile
-    fig, _ = plot(result)
-    return run.write(result, fig=fig, derive=derive_verdicts)
+    return result, plot(result)[0]
+
+
+def main(argv=None) -> Path:
+    return model_script(NAME, __doc__, argv, produce, derive_verdicts)
 
 
 if __name__ == "__main__":

@@ -12,15 +12,14 @@ Usage: ``python reproduce/figure5.py [--profile smoke|ci|paper] [--out DIR] [--s
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as python reproduce/figure5.py
+    import _bootstrap  # noqa: F401
 
 import networkx as nx
 
-from reproduce.common import Run, make_parser, use_agg_backend, verdict
+from reproduce.common import Run, script_main, verdict
 from theory.local_gather import ball_multiset, k_ball, rooted_ball
 from theory.tree_construction import theorem2_bijection, theorem2_pair
 from theory.tree_mvc import (
@@ -192,15 +191,16 @@ def plot(result: dict):
     return fig, axes
 
 
-def main(argv=None) -> None:
-    args = make_parser(NAME, __doc__.splitlines()[0]).parse_args(argv)
-    use_agg_backend()
-    run = Run(NAME, args)
+def produce(args, run: Run):
+    """The JSON result (one cached unit) and the figure."""
     result = run.cache.get_or_compute({"name": NAME, "profile": args.profile, "k": K, "m": M,
                                        "version": 1}, lambda: compute(args.profile))
     result["profile"] = args.profile
-    fig, _ = plot(result)
-    run.write(result, fig=fig, derive=derive_verdicts)
+    return result, plot(result)[0]
+
+
+def main(argv=None) -> Path:
+    return script_main(NAME, __doc__, argv, produce, derive_verdicts)
 
 
 if __name__ == "__main__":

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from reproduce.common import Run, make_parser, use_agg_backend
+from reproduce.common import Run, script_main
 
-__all__ = ["add_model_options", "sha", "evaluate_unit", "evaluate_grid", "summarise",
-           "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG"]
+__all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluate_grid",
+           "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG"]
 
 CODE_TAG = "grid-v1"
 
@@ -33,21 +33,17 @@ def add_model_options(parser) -> None:
                              "both)")
 
 
-def model_run(name: str, description: str, argv=None, extra=None):
-    """Parse a model-evaluating script's command line (the standard options plus
-    :func:`add_model_options`; ``extra(parser)`` adds more), pin torch to one thread, select
-    the Agg backend, and return ``(args, Run)``."""
+def model_script(name: str, doc: str, argv, produce, derive, extra=None) -> Path:
+    """:func:`reproduce.common.script_main` for a model-evaluating script: the standard options
+    plus :func:`add_model_options` (``extra(parser)`` adds more), torch on one thread."""
+    def options(p):
+        if extra is not None:
+            extra(p)
+        add_model_options(p)
     # no --seed: these scripts evaluate the fixed, certified instances of g2s.certificates and
     # the shipped weights, so no seed would change their output (issue 14, item 14)
-    p = make_parser(name, description, seed=False)
-    if extra is not None:
-        extra(p)
-    add_model_options(p)
-    args = p.parse_args(argv)
-    import torch
-    torch.set_num_threads(1)
-    use_agg_backend()
-    return args, Run(name, args)
+    return script_main(name, doc, argv, produce, derive, options=options, seed=False,
+                       torch_threads=1)
 
 
 def add_seed_mean(instances: list, seeds, prefix: str = "g2s_rnn") -> None:

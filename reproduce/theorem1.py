@@ -33,17 +33,15 @@ Profiles:
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
+
+if not __package__:  # run as python reproduce/theorem1.py
+    import _bootstrap  # noqa: F401
 
 import networkx as nx
 import numpy as np
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from reproduce.common import Run, make_parser, use_agg_backend, verdict  # noqa: E402
+from reproduce.common import Run, script_main, verdict
 
 NAME = "theorem1"
 TARGET = 0.95  # exact-recovery rate whose trajectory length is reported
@@ -517,19 +515,19 @@ def plot(result: dict):
     return fig, axes
 
 
-def main(argv=None) -> int:
-    parser = make_parser(NAME, __doc__.splitlines()[0])
-    parser.add_argument("--partial", action="store_true",
-                        help="recovery curves from the cached units only (an unfinished run); "
-                             "each point records its graph count, the JSON 'complete': false")
-    args = parser.parse_args(argv)
-    use_agg_backend()
-    run = Run(NAME, args)
+def produce(args, run: Run):
+    """The JSON result and the figure."""
     result = compute(args, run)
-    fig, _ = plot(result)
-    run.write(result, fig=fig, derive=derive_verdicts)
+    return result, plot(result)[0]
+
+
+def main(argv=None) -> int:
+    script_main(NAME, __doc__, argv, produce, derive_verdicts, options=lambda p: p.add_argument(
+        "--partial", action="store_true",
+        help="recovery curves from the cached units only (an unfinished run); each point "
+             "records its graph count, the JSON 'complete': false"))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
