@@ -1,7 +1,8 @@
 """Graph recovery from Graph2Seq trajectories: speed of the harness's estimator, and the harness
 beside tigramite's PCMCI on the same trajectories (issue 16).
 
-Writes ``benchmarks/results/graph_recovery.json``:
+Writes ``benchmarks/results/graph_recovery.json`` (and the note's table, rendered from it, as
+``graph_recovery.md``):
 
 * ``speed``: seconds for one recovery by :func:`theory.parent_selection.selected_parents_graph`
   at n = 20, t = 5,000 (d = 1 and 2; goal <= 60 s), and the fitted exponents ``a`` of
@@ -190,6 +191,37 @@ def speed(quick: bool) -> dict:
     return out
 
 
+def render_markdown(result: dict) -> str:
+    """The note's tables (``results/graph_recovery.md``), rendered from the JSON."""
+    lines = ["# Graph recovery: the harness's DI estimator beside tigramite's PCMCI", "",
+             f"Same trajectories (seed {result['seed']}, d = 1), same per-pair level "
+             f"({result['level']}); PCMCI: tau_min = tau_max = 1, pc_alpha = "
+             f"{result['pc_alpha']}; CMIknn: {result['cmiknn_sig_samples']} shuffles. "
+             f"tigramite: {result['tigramite']}. Machine: {result['cpus']} CPUs, load "
+             f"{result['load_average_at_start'][0]:.1f} at start (shared).", "",
+             "| n | t | tool | graphs | exact recovery [95% Wilson] | precision | recall | "
+             "false edges | missing edges | s / graph |", "|---" * 10 + "|"]
+    for r in result["comparison"]:
+        if not r.get("graphs"):
+            lines.append(f"| {r['n']} | {r['T']} | {r['tool']} | 0 | {r.get('skipped', '')} "
+                         "| | | | | |")
+            continue
+        lo, hi = r["exact_ci95"]
+        lines.append(f"| {r['n']} | {r['T']} | {r['tool']} | {r['graphs']} | "
+                     f"{r['exact_rate']:.2f} [{lo:.2f}, {hi:.2f}] | {r['precision']:.3f} | "
+                     f"{r['recall']:.3f} | {r['false_edges']} | {r['missing_edges']} | "
+                     f"{r['seconds_per_graph']:.2f} |")
+    sp = result.get("speed")
+    if sp:
+        lines += ["", "## Speed of one recovery (ours)", "",
+                  f"n = 20, t = 5,000: {sp['n20_t5000_seconds']} s (goal <= "
+                  f"{sp['goal_seconds']} s). Seconds by n at t = 2,000: "
+                  f"{sp['seconds_by_n_at_t2000']} -> exponent in n {sp['exponent_n']}; by t at "
+                  f"n = 20: {sp['seconds_by_t_at_n20']} -> exponent in t {sp['exponent_t']} "
+                  f"({sp['note']})."]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="one graph per tool, no speed fit")
@@ -221,7 +253,8 @@ def main(argv=None) -> None:
     result["load_average_at_end"] = os.getloadavg()
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"wrote {OUT}")
+    OUT.with_suffix(".md").write_text(render_markdown(result))
+    print(f"wrote {OUT} and {OUT.with_suffix('.md').name}")
 
 
 if __name__ == "__main__":
