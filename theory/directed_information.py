@@ -36,6 +36,11 @@ grows like ``sqrt(2 log T)`` while it grows like ``sqrt(T)`` for a true edge, so
 ``P[G_hat != G] -> 0`` (Theorem 1) provided the plug-in is consistent.  For the full estimator
 the surrogate spread is pooled over the ``n - 1`` candidate parents of each target.
 
+:func:`directed_information_graph` conditions every test on all ``n - 1`` other pasts, which
+costs ``O(n^2 B N^2)`` and ``(n + 1) d`` dimensions; past n ~ 8 use
+:func:`theory.parent_selection.selected_parents_graph` (the same test conditioned on a small
+selected parent set; :func:`greedy_directed_information_graph` is its graph).
+
 An undirected graph is read off the directed estimate by the OR rule (``{u, v}`` when either
 direction is declared); the Bonferroni bound covers both directions.
 """
