@@ -52,18 +52,9 @@ if not __package__:  # run as python reproduce/appendix_d3.py
 
 from reproduce import settings as S
 from reproduce.common import Run, script_main
-from reproduce.d3.measures import (  # noqa: F401  (the script's public names)
-    abs_cos,
-    abs_spearman,
-    layer_sets,
-    minimum_covers,
-    principal_direction,
-    q_semantics,
-    zero_counts,
-)
 from reproduce.d3.plot import plot
 from reproduce.d3.rules import derive_verdicts
-from reproduce.d3.summary import latch_summary, semantics_summary, summarise  # noqa: F401
+from reproduce.d3.summary import summarise
 from reproduce.d3.units import NAME, compute
 
 FAMILIES = S.D3_FAMILIES

@@ -26,20 +26,10 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/figure6.py
     import _bootstrap  # noqa: F401
 
+from reproduce import grid
 from reproduce import settings as S
 from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
-from reproduce.grid import (
-    add_seed_mean,
-    checkpoint_meta,
-    evaluate_grid,
-    fmt_worst,
-    model_script,
-    seed_spread,
-    snapshot,
-    worst_point,
-)
-from reproduce.grid import summarise as grid_summarise
 
 NAME = "figure6"
 PROBLEM = "mvc"
@@ -74,15 +64,15 @@ def compute(run: Run, device: str, directory=None) -> dict:
     sizes, count = S.GRID_PROFILES[run.args.profile]
     paths = checkpoint_paths(directory)
     with tempfile.TemporaryDirectory(prefix="figure6-ckpt-") as tmp:
-        models, missing = snapshot(paths, Path(tmp), "figure6")
-        raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, models, device=device,
+        models, missing = grid.snapshot(paths, Path(tmp), "figure6")
+        raw = grid.evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, models, device=device,
                             t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES)
-        meta = {paths[m].name: checkpoint_meta(p) for m, p in models.items()}
+        meta = {paths[m].name: grid.checkpoint_meta(p) for m, p in models.items()}
     seeds = {}
     for curve, (_, all_seeds) in MODELS.items():
         seeds[curve] = [s for s in all_seeds if f"{curve}_s{s}" in models]
         if seeds[curve]:
-            add_seed_mean(raw["instances"], seeds[curve], prefix=curve)
+            grid.add_seed_mean(raw["instances"], seeds[curve], prefix=curve)
     raw["methods"] = [c for c in MODELS if seeds[c]] + list(models)
     raw.update(seeds=seeds, checkpoints=meta, missing_checkpoints=missing)
     return raw
@@ -90,8 +80,8 @@ def compute(run: Run, device: str, directory=None) -> dict:
 
 def summarise(raw: dict) -> dict:
     """Per family, curve and size: mean / std / count of the ratio; per-seed spread."""
-    points = grid_summarise(raw, FAMILIES, raw["methods"])
-    spread = {c: {f: seed_spread(points[f], raw["sizes"], raw["seeds"][c], prefix=c)
+    points = grid.summarise(raw, FAMILIES, raw["methods"])
+    spread = {c: {f: grid.seed_spread(points[f], raw["sizes"], raw["seeds"][c], prefix=c)
                   for f in FAMILIES} for c in MODELS if raw["seeds"][c]}
     return {"points": points, "seed_spread": spread}
 
@@ -114,23 +104,25 @@ def derive_verdicts(result: dict) -> dict:
     models.
     """
     pts = result["points"]
-    worst = {c: {f: worst_point(pts[f].get(c, {})) for f in FAMILIES} for c in MODELS}
+    worst = {c: {f: grid.worst_point(pts[f].get(c, {})) for f in FAMILIES} for c in MODELS}
     def sizes_above(seed):
         """``"family n"`` of each hard-family point where one planted seed exceeds 1.01."""
         return [f"{f} {n}" for f in HARD for n, v in
                 sorted(pts[f].get(f"planted_s{seed}", {}).items(), key=lambda kv: int(kv[0]))
                 if v["mean"] > WITHIN]
     above = {s: sizes_above(s) for s in result["seeds"]["planted"]}
-    per_seed = {f: ", ".join(f"s{s} {fmt_worst(worst_point(pts[f].get(f'planted_s{s}', {})))}"
-                             for s in result["seeds"]["planted"]) or "none" for f in HARD}
+    def seed_worst(f, s):
+        return grid.fmt_worst(grid.worst_point(pts[f].get(f"planted_s{s}", {})))
+    per_seed = {f: ", ".join(f"s{s} {seed_worst(f, s)}" for s in result["seeds"]["planted"])
+                or "none" for f in HARD}
     pl, er = worst["planted"], worst["g2s_rnn"]
     present = [w[2] for w in pl.values() if w is not None]
     vals = dict(profile=result["profile"], max_n=max(present, default=0), within=WITHIN,
                 margin=MARGIN, planted_seeds=len(result["seeds"]["planted"]),
                 er_seeds=len(result["seeds"]["g2s_rnn"]),
                 missing=", ".join(result["missing_checkpoints"]) or "none",
-                **{f"planted_{f}": fmt_worst(pl[f]) for f in FAMILIES},
-                **{f"er_{f}": fmt_worst(er[f]) for f in FAMILIES},
+                **{f"planted_{f}": grid.fmt_worst(pl[f]) for f in FAMILIES},
+                **{f"er_{f}": grid.fmt_worst(er[f]) for f in FAMILIES},
                 **{f"planted_per_seed_{f}": per_seed[f] for f in HARD},
                 planted_seed_sizes_above=("; ".join(f"s{s}: {', '.join(v) or 'none'}"
                                                     for s, v in above.items()) or "none"))
@@ -223,7 +215,7 @@ def produce(args, run: Run):
 
 
 def main(argv=None) -> Path:
-    return model_script(NAME, __doc__, argv, produce, derive_verdicts)
+    return grid.model_script(NAME, __doc__, argv, produce, derive_verdicts)
 
 
 if __name__ == "__main__":

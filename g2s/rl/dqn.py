@@ -21,7 +21,7 @@ written.
 :func:`train` is the loop; each iteration acts (:func:`_act`, one step of every episode through
 :class:`g2s.rl.env.VertexSelectionEnv`), learns (:func:`_learn`), and at its intervals validates
 (:func:`_validate`, the greedy rollout of :mod:`g2s.evaluate` against the enumerated optimum)
-and saves a resume point (:func:`_save`, atomic).
+and saves a resume point (:mod:`g2s.rl.resume`, atomic).
 
 Resume points are written every ``checkpoint_every`` iterations, every ``checkpoint_seconds``
 of wall time, and when the run gets SIGINT (Ctrl-C) or SIGTERM (model, optimiser, curve, RNG
@@ -34,7 +34,6 @@ resume the buffer refills, so a resumed run is not bit-identical to an uninterru
 from __future__ import annotations
 
 import copy
-import io
 import json
 import signal
 import threading
@@ -49,13 +48,19 @@ from tqdm import tqdm
 
 from g2s.evaluate import greedy_rollout
 from g2s.exact_solvers import optimum_by_enumeration
-from g2s.fsutil import atomic_write_bytes, atomic_write_text
+from g2s.fsutil import atomic_write_text
 from g2s.graphs import as_rng, instance_seed, make_graph
 from g2s.nn.batch import batch_edge_arrays, edge_array
 from g2s.nn.model import ModelConfig, QModel, build_model
 from g2s.problems import approximation_ratio, objective
 from g2s.rl.env import VertexSelectionEnv, candidate_mask
 from g2s.rl.replay import ReplayBuffer, Transition
+from g2s.rl.resume import (
+    TrainingInterrupted,
+    check_resume_config,
+    load_resume,
+    save_atomic,
+)
 
 __all__ = ["TrainConfig", "TrainingInterrupted", "check_resume_config", "greedy_objectives",
            "train"]
@@ -150,60 +155,6 @@ def _td_loss(model, target_model, problem, samples, T, device):
         nxt = nxt.scatter_reduce(0, batch.graph_index, q2, "amax")
         nxt = torch.where(torch.isfinite(nxt), nxt, torch.zeros_like(nxt))
     return torch.mean((q - (r + nxt)) ** 2)
-
-
-class TrainingInterrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM arrived; a resume point was saved first.  ``exit_code`` is
-    ``128 + signal number`` (130 for Ctrl-C, 143 for SIGTERM)."""
-
-    def __init__(self, message: str, signum: int):
-        super().__init__(message)
-        self.exit_code = 128 + int(signum)
-
-
-#: fields that may differ between a resume point and the command that continues it: where
-#: the run computes and how often it saves do not change what it learns
-RESUME_MAY_DIFFER = ("device", "checkpoint_every", "checkpoint_seconds")
-
-
-def check_resume_config(state: dict, cfg: TrainConfig, mcfg: ModelConfig, path: Path) -> None:
-    """Refuse (``ValueError``, one line naming the fields) a resume point written for another
-    configuration.  ``iterations`` may grow (the run is extended) but not fall below the
-    iterations already done."""
-    saved_t, saved_m = state.get("train_config"), state.get("model_config")
-    if not isinstance(saved_t, dict) or not isinstance(saved_m, dict):
-        raise ValueError(f"resume file {path} does not record its configuration (written by an "
-                         "older version); pass --no-resume to start afresh, or delete it")
-    now_t, now_m = asdict(cfg), mcfg.to_dict()
-    diff = [f"{k} ({saved_t.get(k)!r} there, {now_t[k]!r} here)" for k in now_t
-            if k not in RESUME_MAY_DIFFER and k != "iterations" and saved_t.get(k) != now_t[k]]
-    diff += [f"model {k} ({saved_m.get(k)!r} there, {now_m[k]!r} here)" for k in now_m
-             if saved_m.get(k) != now_m[k]]
-    if cfg.iterations < state["iteration"]:
-        diff.append(f"iterations ({state['iteration']} already done, {cfg.iterations} asked)")
-    if diff:
-        raise ValueError(f"resume file {path} was written for another configuration: "
-                         f"{'; '.join(diff)}; use the same options, or --no-resume to start "
-                         "afresh")
-
-
-def _load_resume(path: Path, dev) -> dict:
-    from g2s.checkpoint_file import CheckpointError, torch_load_checked
-    try:
-        st = torch_load_checked(path, dev, what="resume file")
-    except CheckpointError as exc:
-        raise ValueError(f"{exc}; delete it or pass --no-resume") from None
-    if not isinstance(st, dict) or not {"model", "optimizer", "rng", "iteration"} <= set(st):
-        raise ValueError(f"resume file {path} is not a g2s training state; delete it or pass "
-                         "--no-resume")
-    return st
-
-
-def _save(path: Path, payload: dict) -> None:
-    """``torch.save`` written atomically (:func:`g2s.fsutil.atomic_write_bytes`)."""
-    buf = io.BytesIO()
-    torch.save(payload, buf)
-    atomic_write_bytes(path, buf.getvalue())
 
 
 def _act(model: QModel, cfg: TrainConfig, T: int, episodes: list, eps: float, rng,
@@ -306,7 +257,7 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
     rng = as_rng(cfg.seed)
     curve, start, elapsed, best = [], 0, 0.0, None
     if resume and state_path.exists():
-        st = _load_resume(state_path, dev)
+        st = load_resume(state_path, dev)
         check_resume_config(st, cfg, mcfg, state_path)
         model.load_state_dict(st["model"])
         opt.load_state_dict(st["optimizer"])
@@ -340,7 +291,7 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
         timed = cfg.checkpoint_seconds > 0 and time.monotonic() - last_save >= \
             cfg.checkpoint_seconds
         if stop or timed or (it + 1) % cfg.checkpoint_every == 0 or it + 1 == cfg.iterations:
-            _save(state_path, {"model": model.state_dict(), "optimizer": opt.state_dict(),
+            save_atomic(state_path, {"model": model.state_dict(), "optimizer": opt.state_dict(),
                                "rng": json.dumps(rng.bit_generator.state), "curve": curve,
                                "iteration": it + 1, "best": best,
                                "elapsed_s": elapsed + time.time() - t0,
@@ -367,6 +318,6 @@ def _write_checkpoint(out: Path, model: QModel, cfg: TrainConfig, mcfg: ModelCon
             "final_val_ratio": curve[-1]["val_ratio"] if curve else None,
             "torch_version": str(torch.__version__)}
     state = chosen["state"] if chosen else model.state_dict()
-    _save(out, {"state_dict": {k: v.cpu() for k, v in state.items()}, "meta": meta})
+    save_atomic(out, {"state_dict": {k: v.cpu() for k, v in state.items()}, "meta": meta})
     atomic_write_text(out.with_suffix(".json"), json.dumps(meta, indent=1) + "\n")
     return meta

@@ -16,6 +16,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from reproduce import appendix_d3 as d3  # noqa: E402
+from reproduce.d3 import measures  # noqa: E402
+from reproduce.d3 import summary as pooled  # noqa: E402
 
 L = d3.T_MAX
 
@@ -25,37 +27,37 @@ def test_zero_counts_per_vertex_and_dead_dimensions():
     x = torch.tensor([[0.0, 1.0, 0.0, 2.0],
                       [0.0, 0.0, 3.0, 0.0],
                       [0.0, 5.0, 0.0, 0.0]])
-    mean_zeros, dead = d3.zero_counts(x)
+    mean_zeros, dead = measures.zero_counts(x)
     assert mean_zeros == pytest.approx((2 + 3 + 3) / 3)
     assert dead == 1                        # only the first coordinate is zero everywhere
     rollouts = torch.stack([x, torch.zeros_like(x)], 1)   # (n, R, d)
-    assert d3.zero_counts(rollouts) == (pytest.approx((8 + 12) / 6), 1)
+    assert measures.zero_counts(rollouts) == (pytest.approx((8 + 12) / 6), 1)
 
 
 def test_principal_direction_alignment_and_degenerate_states():
     rng = np.random.default_rng(0)
     u = np.array([3.0, 4.0, 0.0]) / 5
     X = rng.normal(size=(20, 1)) * u + 1e-3 * rng.normal(size=(20, 3)) + 7.0
-    pc = d3.principal_direction(X)
+    pc = measures.principal_direction(X)
     assert abs(pc[0] @ u) == pytest.approx(1.0, abs=1e-4)
     flipped = (-pc[0], -pc[1])
-    assert d3.abs_cos(pc, flipped) == pytest.approx(1.0)   # a direction has no sign
-    other = d3.principal_direction(rng.normal(size=(20, 1)) * np.array([0.0, 0.0, 1.0]))
-    assert d3.abs_cos(pc, other) == pytest.approx(0.0, abs=1e-3)
-    assert d3.principal_direction(np.ones((5, 3)) * 2.0) is None   # identical vertex states
-    assert d3.abs_cos(None, pc) is None
+    assert measures.abs_cos(pc, flipped) == pytest.approx(1.0)   # a direction has no sign
+    other = measures.principal_direction(rng.normal(size=(20, 1)) * np.array([0.0, 0.0, 1.0]))
+    assert measures.abs_cos(pc, other) == pytest.approx(0.0, abs=1e-3)
+    assert measures.principal_direction(np.ones((5, 3)) * 2.0) is None   # identical vertex states
+    assert measures.abs_cos(None, pc) is None
 
 
 def test_abs_spearman():
     a = np.array([1.0, 2.0, 3.0, 4.0])
-    assert d3.abs_spearman(a, -a ** 3) == pytest.approx(1.0)
-    assert d3.abs_spearman(a, np.ones(4)) is None          # a regular graph's degrees
+    assert measures.abs_spearman(a, -a ** 3) == pytest.approx(1.0)
+    assert measures.abs_spearman(a, np.ones(4)) is None          # a regular graph's degrees
 
 
 def test_minimum_covers_pinned():
     def covers(G):
         n, e = len(G), np.array(sorted(G.edges()), dtype=np.int64).reshape(-1, 2)
-        return {tuple(sorted(c)) for c in d3.minimum_covers(n, e)}
+        return {tuple(sorted(c)) for c in measures.minimum_covers(n, e)}
     assert covers(nx.path_graph(3)) == {(1,)}
     assert covers(nx.path_graph(4)) == {(0, 2), (1, 2), (1, 3)}
     assert covers(nx.star_graph(4)) == {(0,)}
@@ -67,7 +69,7 @@ def test_layer_sets_on_constructed_q():
     q = np.array([[3.0, 2.0, 1.0, 0.0],      # top-2 {0, 1}: the cover
                   [0.0, 1.0, 2.0, 3.0],      # {2, 3}: its complement, every vertex flips
                   [0.0, 1.0, 2.0, 3.0]])
-    got = d3.layer_sets(q, 2, covers)
+    got = measures.layer_sets(q, 2, covers)
     assert got["top"] == [[0, 1], [2, 3], [2, 3]]
     assert got["overlap"] == [1.0, 0.0, 0.0]
     assert got["is_min_cover"] == [True, False, False]
@@ -185,10 +187,10 @@ def test_latch_summary_over_unique_cover_graphs():
                 "overlap": [1.0] * L, "flip": [0.0] * (L - 1), "change": [0.0] * (L - 1)}
     latched = case([[0, 1]] * (L - 9), True)
     wandering = case([[0, 1], [0, 2]] * 3, True)
-    got = d3.latch_summary([latched, wandering, wandering], [True, False, True])
+    got = pooled.latch_summary([latched, wandering, wandering], [True, False, True])
     assert got["latched_fraction"] == pytest.approx(1 / 3)
     assert got["unique_cases"] == 2 and got["latched_fraction_unique"] == 0.5
-    assert d3.latch_summary([latched])["latched_fraction_unique"] is None
+    assert pooled.latch_summary([latched])["latched_fraction_unique"] is None
 
 
 def test_q_semantics_rule():
@@ -208,12 +210,12 @@ def test_q_semantics_measures_on_constructed_values():
     q2 = np.array([[1.0, 1.0, 1.0, 0.0],
                    [0.0, 0.0, 0.0, -1.0],
                    [0.3, 0.3, 0.3, 0.3]])
-    got = d3.q_semantics(q1, q2, 2, covers)
+    got = measures.q_semantics(q1, q2, 2, covers)
     assert got["q1_err"] == [0.0, 1.0, 3.0] and got["q2_err"] == [0.0, 1.0, 0.7]
     assert got["shift"] == [0.0, -1.0, 0.0]
     assert got["q1_err_shifted"] == [0.0, 0.0, 3.0] and got["q2_err_shifted"] == [0.0, 0.0, 0.7]
     assert got["q_err"] == [0.0, 0.0, 3.3] and got["int_err"] == [0.0, 0.0, 0.3]
-    summary = d3.semantics_summary([got])
+    summary = pooled.semantics_summary([got])
     assert summary["holds"] == [1.0, 0.0, 0.0] and summary["holds_shifted"] == [1.0, 1.0, 0.0]
     assert summary["q_holds"] == [1.0, 1.0, 0.0]
 
