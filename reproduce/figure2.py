@@ -40,6 +40,7 @@ from reproduce.grid import (
     worst_point,
 )
 from reproduce.grid import summarise as grid_summarise
+from reproduce.plots import ratio_panel
 
 NAME = "figure2"
 PROBLEM = "mvc"
@@ -206,12 +207,7 @@ def plot(result: dict):
                 ax.errorbar(ns, [pts[b][str(n)]["mean"] for n in ns],
                             [pts[b][str(n)]["std"] for n in ns], color=col, marker="x",
                             ls="--", lw=1, capsize=2, label=b)
-        ax.axhline(GOOD, color="grey", ls=":", lw=1, label=f"{GOOD} (generalizes well)")
-        ax.axhline(1.0, color="black", lw=0.5)
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(sizes, [str(n) for n in sizes])
-        ax.set_title(TITLES[f], fontsize=10)
-        ax.set_xlabel("number of vertices")
+        ratio_panel(ax, sizes, TITLES[f], GOOD, f"{GOOD} (generalizes well)", title_size=10)
         ax.legend(fontsize=6, ncol=2)
     axes[0].set_ylabel("approximation ratio (vs reference)")
     notes = []

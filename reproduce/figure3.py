@@ -23,6 +23,7 @@ from reproduce import settings as S
 from reproduce.common import Run, verdict
 from reproduce.grid import META_KEYS, add_seed_mean, evaluate_grid, model_script, seed_spread
 from reproduce.grid import summarise as grid_summarise
+from reproduce.plots import ratio_panel
 
 NAME = "figure3"
 PROBLEM = "mvc"
@@ -159,11 +160,7 @@ def plot(result: dict):
             if bs:
                 ax.plot(bs, [p[str(n)]["mean"] for n in bs], ls="--", lw=1, marker=".",
                         color=S.BASELINE_COLOURS[bname], label=bname)
-        ax.axhline(S.WITHIN_10PCT, color="grey", ls=":", lw=1)
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(sizes, [str(n) for n in sizes])
-        ax.set_title(TITLES[f])
-        ax.set_xlabel("number of vertices")
+        ratio_panel(ax, sizes, TITLES[f], S.WITHIN_10PCT, unit_line=False)
     axes[0].set_ylabel("approximation ratio (vs reference)")
     g2s = [m for name, m in result.get("checkpoints", {}).items() if name.startswith("g2s_rnn")]
     if g2s:

@@ -23,6 +23,7 @@ if not __package__:  # run as python reproduce/figure4.py
 from reproduce import settings as S
 from reproduce.common import Run, verdict
 from reproduce.grid import evaluate_grid, model_script, summarise
+from reproduce.plots import ratio_panel
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -178,13 +179,7 @@ def plot(result: dict):
                         [pts[m][str(n)]["std"] for n in sizes], color=col, marker=mk,
                         capsize=3, label=label, lw=2 if m == "g2s_rnn" else 1)
         thr = bound[(problem, family)]
-        ax.axhline(thr, color="grey", ls=":", lw=1, label=f"paper's bound {thr}")
-        ax.axhline(1.0, color="black", lw=0.5)
-        ax.set_xscale("log", base=2)
-        ticks = result["sizes"]
-        ax.set_xticks(ticks, [str(n) for n in ticks])
-        ax.set_title(title)
-        ax.set_xlabel("number of vertices")
+        ratio_panel(ax, result["sizes"], title, thr, f"paper's bound {thr}")
         ax.legend(fontsize=6, ncol=2)
     axes[0].set_ylabel("approximation ratio (vs reference)")
     fig.tight_layout()

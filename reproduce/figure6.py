@@ -30,6 +30,7 @@ from reproduce import grid
 from reproduce import settings as S
 from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
+from reproduce.plots import ratio_panel
 
 NAME = "figure6"
 PROBLEM = "mvc"
@@ -190,12 +191,7 @@ def plot(result: dict):
             ax.errorbar(ns, [pts[c][str(n)]["mean"] for n in ns],
                         [pts[c][str(n)]["std"] for n in ns], color=colours[c], marker="o",
                         capsize=3, lw=2, label=f"G2S-RNN {LABELS[c]} ({k} seed(s))")
-        ax.axhline(WITHIN, color="grey", ls=":", lw=1, label=f"{WITHIN} (within 1%)")
-        ax.axhline(1.0, color="black", lw=0.5)
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(sizes, [str(n) for n in sizes])
-        ax.set_title(TITLES[f], fontsize=10)
-        ax.set_xlabel("number of vertices")
+        ratio_panel(ax, sizes, TITLES[f], WITHIN, f"{WITHIN} (within 1%)", title_size=10)
         ax.legend(fontsize=7)
     axes[0].set_ylabel("approximation ratio (vs reference)")
     note = "; ".join(f"{name}: {m['iterations']} it." for name, m in result["checkpoints"].items())
