@@ -242,7 +242,11 @@ def _metis_header(parts: list, lineno: int) -> tuple[int, int, bool, bool, bool,
 def read_metis(raw: bytes, text: str | None = None) -> InputGraph:
     """The graph of a METIS graph file (module docstring)."""
     text = raw.decode("utf-8", errors="replace") if text is None else text
-    lines = [(k, ln) for k, ln in enumerate(text.splitlines(), 1) if not ln.startswith("%")]
+    # lines end at "\n" only (as in g2s.graph_io): a stray form feed is not a vertex line
+    raw_lines = [ln.removesuffix("\r") for ln in text.split("\n")]
+    if raw_lines and raw_lines[-1] == "":  # the newline ending the last line
+        raw_lines.pop()
+    lines = [(k, ln) for k, ln in enumerate(raw_lines, 1) if not ln.startswith("%")]
     while lines and not lines[0][1].strip():
         lines.pop(0)
     if not lines:

@@ -140,13 +140,14 @@ METIS_CASES = {
     "edge_weights": "4 3 1\n2 7 4 1\n1 7 3 2\n2 2\n1 1\n",
     "all_weights_ncon2": "4 3 111 2\n9 1 1 2 7 4 1\n9 1 1 1 7 3 2\n9 1 1 2 2\n9 1 1 1 1\n",
     "vertex_weights": "4 3 010\n5 2 4\n5 1 3\n5 2\n5 1\n",
+    "crlf": "4 3\r\n2 4\r\n1 3\r\n2\r\n1\r\n",
 }
 
 
 @pytest.mark.parametrize("case", sorted(METIS_CASES))
 def test_metis_variants_through_the_cli(tmp_path, capsys, case):
     path = tmp_path / "g.graph"
-    path.write_text(METIS_CASES[case])
+    path.write_bytes(METIS_CASES[case].encode())
     rc, out, err = solve(capsys, path)
     assert rc == 0, err
     assert out["m"] == 3 and out["warnings"] == [] and out["objective"] == 2
