@@ -18,7 +18,8 @@ three objectives are sums over components, so this is exact):
 * ``bipartite-cut`` (max cut on bipartite graphs): one colour class cuts all ``|E|`` edges.
 * ``enumeration`` (at most :data:`ENUMERATION_MAX_VERTICES` vertices): every subset, vectorised
   over integer bitmasks.
-* ``cpsat`` (OR-Tools CP-SAT) or ``highs`` (scipy.optimize.milp): the 0/1 programs
+* ``cpsat`` (OR-Tools CP-SAT) or ``highs`` (scipy.optimize.milp): the 0/1 programs of
+  :mod:`g2s.programs`,
   ``min sum x_v s.t. x_u + x_v >= 1`` (MVC), ``max sum x_v s.t. x_u + x_v <= 1`` (MIS) and
   ``max sum y_uv s.t. y_uv <= x_u + x_v, y_uv <= 2 - x_u - x_v`` (max cut, one vertex per
   component fixed to side 0, plus the triangle inequalities ``y_uv + y_vw + y_uw <= 2`` and
@@ -50,7 +51,6 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import networkx as nx
-import numpy as np
 
 from g2s.exact_solvers import (
     ENUMERATION_MAX_VERTICES,
@@ -59,6 +59,7 @@ from g2s.exact_solvers import (
     max_cut_eigenvalue_bound,
 )
 from g2s.problems import PROBLEMS, SENSE, check_solution, is_feasible
+from g2s.programs import PROGRAMS as _PROGRAMS
 
 __all__ = [
     "ReferenceResult", "solve_reference", "bipartite_matching_number",
@@ -139,119 +140,7 @@ def _tighter(problem: str, a: int, b: int) -> bool:
     return a > b if SENSE[problem] == "min" else a < b
 
 
-# --- 0/1 programs ------------------------------------------------------------------------------
-
-def _cut_structure(G: nx.Graph, idx: dict):
-    """Edge index, one fixed vertex per component, and the triangle inequality rows."""
-    eidx = {frozenset(e): k for k, e in enumerate(G.edges())}
-    fixed = [idx[min(c, key=repr)] for c in nx.connected_components(G)]
-    rows = []  # (coefficients {edge: c}, upper bound)
-    for u, v in G.edges():
-        a, b = sorted((u, v), key=idx.__getitem__)
-        for w in set(G[a]) & set(G[b]):
-            if idx[w] > idx[b]:
-                e = (eidx[frozenset((a, b))], eidx[frozenset((b, w))], eidx[frozenset((a, w))])
-                rows.append(({e[0]: 1, e[1]: 1, e[2]: 1}, 2))
-                rows += [({p: 1, q: -1, r: -1}, 0) for p, q, r in (e, e[1:] + e[:1], e[2:] + e[:2])]
-    return eidx, fixed, rows
-
-
-def _cpsat(problem, G, time_limit, hint, seed, workers):
-    from ortools.sat.python import cp_model
-
-    nodes = list(G)
-    idx = {v: i for i, v in enumerate(nodes)}
-    model = cp_model.CpModel()
-    x = [model.NewBoolVar(f"x{i}") for i in range(len(nodes))]
-    edges = [(idx[u], idx[v]) for u, v in G.edges()]
-    if problem == "mvc":
-        for i, j in edges:
-            model.AddBoolOr([x[i], x[j]])
-        model.Minimize(sum(x))
-    elif problem == "mis":
-        for i, j in edges:
-            model.AddBoolOr([x[i].Not(), x[j].Not()])
-        model.Maximize(sum(x))
-    else:
-        eidx, fixed, rows = _cut_structure(G, idx)
-        y = [model.NewBoolVar(f"y{k}") for k in range(len(edges))]
-        for k, (i, j) in enumerate(edges):
-            model.Add(y[k] <= x[i] + x[j])
-            model.Add(y[k] + x[i] + x[j] <= 2)
-        for coef, ub in rows:
-            model.Add(sum(c * y[k] for k, c in coef.items()) <= ub)
-        for i in fixed:
-            model.Add(x[i] == 0)
-        model.Maximize(sum(y))
-    if hint is not None:
-        for i, v in enumerate(nodes):
-            model.AddHint(x[i], v in hint)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = float(time_limit)
-    solver.parameters.num_workers = int(workers)
-    solver.parameters.random_seed = int(seed)
-    solver.parameters.linearization_level = 2  # full LP relaxation: far better bounds
-    status = solver.Solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
-        raise RuntimeError(f"CP-SAT returned {solver.StatusName(status)}")
-    if status == cp_model.UNKNOWN:  # stopped before proving anything: BestObjectiveBound()
-        # is then 0, not a bound, for a maximisation; only the trivial bound holds
-        return None, {"mvc": 0, "mis": len(nodes), "maxcut": len(edges)}[problem]
-    S = {v for i, v in enumerate(nodes) if solver.BooleanValue(x[i])}
-    return S, solver.BestObjectiveBound()
-
-
-def _highs(problem, G, time_limit, hint, seed, workers):
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import coo_array
-
-    nodes = list(G)
-    n, idx = len(nodes), {v: i for i, v in enumerate(nodes)}
-    edges = [(idx[u], idx[v]) for u, v in G.edges()]
-    m = len(edges)
-    data, rows, cols, lo, hi = [], [], [], [], []
-
-    def add_row(coef: dict, lb: float, ub: float) -> None:
-        r = len(lo)
-        for col, c in coef.items():
-            rows.append(r)
-            cols.append(col)
-            data.append(c)
-        lo.append(lb)
-        hi.append(ub)
-
-    ub = np.ones(n if problem != "maxcut" else n + m)
-    if problem in ("mvc", "mis"):
-        c = np.ones(n) if problem == "mvc" else -np.ones(n)
-        for i, j in edges:
-            add_row({i: 1, j: 1}, *((1, np.inf) if problem == "mvc" else (-np.inf, 1)))
-    else:
-        c = np.concatenate([np.zeros(n), -np.ones(m)])
-        _, fixed, tri = _cut_structure(G, idx)
-        for k, (i, j) in enumerate(edges):
-            add_row({n + k: 1, i: -1, j: -1}, -np.inf, 0)
-            add_row({n + k: 1, i: 1, j: 1}, -np.inf, 2)
-        for coef, rhs in tri:
-            add_row({n + k: cf for k, cf in coef.items()}, -np.inf, rhs)
-        ub[fixed] = 0
-    cons = []
-    if lo:
-        A = coo_array((data, (rows, cols)), shape=(len(lo), c.size)).tocsr()
-        cons = [LinearConstraint(A, lo, hi)]
-    opts = {"time_limit": float(time_limit), "disp": False, "mip_rel_gap": 0.0}
-    res = milp(c, integrality=np.ones(c.size), bounds=Bounds(0, ub), constraints=cons,
-               options=opts)
-    if res.status not in (0, 1):
-        raise RuntimeError(f"HiGHS failed: {res.message}")
-    S = None if res.x is None else {v for i, v in enumerate(nodes) if res.x[i] > 0.5}
-    dual = getattr(res, "mip_dual_bound", None)
-    if dual is None or not np.isfinite(dual):
-        dual = res.fun if res.status == 0 else (0.0 if problem == "mvc" else -float(c.size))
-    return S, (dual if problem == "mvc" else -dual)
-
-
 _EXACT = EXACT_METHODS
-_PROGRAMS = {"cpsat": _cpsat, "highs": _highs}
 
 
 def _default_hint(problem: str, G: nx.Graph):
