@@ -5,13 +5,10 @@ is truncated to ``T``) builds a solution from ``S = {}`` by repeatedly adding th
 (:mod:`g2s.rl.env`) of largest ``Q``; the solution with the largest ``f`` is returned.
 
 * :func:`algorithm2_literal` runs the ``T_max`` rollouts one after the other.
-* :func:`algorithm2_fast` runs them in lock-step as the ``T_max`` columns of one ``(N, T_max)``
-  indicator: each sparse product serves every rollout, rollouts in identical states share one
-  evolution (G2S-RNN(T)'s sequence is a prefix of G2S-RNN(T+1)'s for the same ``S``), and
-  rollout ``T`` stops being computed after ``T`` steps of the evolution and once its episode
-  ends.  It returns the same solutions (``tests/g2s/test_evaluate.py``).  The work saved is
-  per-call overhead and shared states only: both paths do ``sum_T T`` products per step, so the
-  speed-up is modest (``benchmarks/results/algorithm2.json``).
+* :func:`algorithm2_fast` returns the same solutions faster: :mod:`g2s.algorithm2` screens in
+  float32, shares the evolution of rollouts in one state, keeps candidates incrementally and
+  decides near-ties by 1-WL colours or by this module's own float64 computation
+  (``tests/g2s/test_evaluate.py``; ratios in ``benchmarks/results/algorithm2.json``).
 
 Exact agreement needs care with exact ties (symmetric vertices): float results depend on tensor
 layout in the last bit, so evaluation runs in float64 and scores are rounded to multiples of
@@ -55,12 +52,14 @@ def _vertex_scores(model: QModel, batch: GraphBatch, c: torch.Tensor, T=None, re
 
 @torch.no_grad()
 def greedy_rollout(model: QModel, problem: str, batch: GraphBatch, T: int | None = None,
-                   max_steps: int | None = None):
+                   max_steps: int | None = None, start: torch.Tensor | None = None):
     """Bool ``(N,)`` solution of the greedy policy of ``model`` (depth ``T``) on a 1-graph batch.
 
-    ``max_steps`` truncates the episode (benchmarks only; the result may be infeasible).
+    ``max_steps`` truncates the episode and ``start`` (a bool ``(N,)`` indicator) starts it from
+    a partial solution (benchmarks only; the result may be infeasible).
     """
-    c = torch.zeros(batch.num_nodes, dtype=torch.bool, device=batch.device)
+    c = torch.zeros(batch.num_nodes, dtype=torch.bool, device=batch.device) if start is None \
+        else start.to(device=batch.device, dtype=torch.bool).clone()
     steps = 0
     while max_steps is None or steps < max_steps:
         steps += 1
@@ -74,62 +73,57 @@ def greedy_rollout(model: QModel, problem: str, batch: GraphBatch, T: int | None
 
 
 def _best(problem: str, G: nx.Graph, columns: list) -> tuple[int, list]:
-    values = [utility(problem, G, S) for S in columns]
-    best = 0
+    """Index of the best solution (ties to the smallest index) and every utility (``None`` for
+    a ``None`` column: a rollout pruned because it could not win)."""
+    values = [None if S is None else utility(problem, G, S) for S in columns]
+    best = None
     for i, v in enumerate(values):
-        if v > values[best]:
+        if v is not None and (best is None or v > values[best]):
             best = i
     return best, values
 
 
 def algorithm2_literal(model: QModel, problem: str, batch: GraphBatch, t_max: int = 15,
-                       max_steps: int | None = None):
-    """Algorithm 2 as written: ``t_max`` independent rollouts. Returns the ``t_max`` solutions."""
-    return [set(torch.nonzero(greedy_rollout(model, problem, batch, T, max_steps))
+                       max_steps: int | None = None, starts=None):
+    """Algorithm 2 as written: ``t_max`` independent rollouts. Returns the ``t_max`` solutions.
+
+    ``starts[T - 1]``, if given, is the partial solution rollout ``T`` starts from (benchmarks).
+    """
+    return [set(torch.nonzero(greedy_rollout(model, problem, batch, T, max_steps,
+                                             None if starts is None else starts[T - 1]))
                 .squeeze(1).tolist()) for T in range(1, t_max + 1)]
 
 
-@torch.no_grad()
 def algorithm2_fast(model: QModel, problem: str, batch: GraphBatch, t_max: int = 15,
                     max_steps: int | None = None, stats: dict | None = None):
-    """The same ``t_max`` solutions, computed in lock-step sharing every sparse product.
+    """The literal algorithm's ``t_max`` solutions from :func:`g2s.algorithm2.algorithm2_exact`.
 
-    ``stats``, if given, receives ``evolution_steps``: the number of (state, t) evolution
-    steps computed, each one ``x(t), y(t)`` for all vertices.  The literal algorithm computes
-    ``sum_T T |S_T|`` of them; the ratio bounds the speed-up once the arithmetic dominates.
+    ``stats``, if given, receives its decision counters and ``evolution_steps``: the number of
+    (state, t) evolution steps computed, each one ``x(t), y(t)`` for all vertices (the literal
+    computes ``sum_T T |S_T|`` of them; rollouts in one state share theirs).
     """
-    if not model.variable_depth:
-        raise ValueError("Algorithm 2 needs a variable-depth encoder")
-    R = t_max
-    c = torch.zeros((batch.num_nodes, R), dtype=torch.bool, device=batch.device)
-    lengths = torch.arange(1, R + 1, device=batch.device)
-    steps = 0
-    while max_steps is None or steps < max_steps:
-        steps += 1
-        cand = candidate_mask(problem, batch, c)
-        live = cand.any(0)
-        if not bool(live.any()):
-            break
-        cols = torch.nonzero(live).squeeze(1)
-        # rollouts in the same state share one evolution (they all start from S = {})
-        uniq, inv = torch.unique(c[:, cols].T, dim=0, return_inverse=True)
-        if stats is not None:
-            depth = torch.zeros(len(uniq), dtype=lengths.dtype, device=lengths.device)
-            depth = depth.scatter_reduce(0, inv, lengths[cols], "amax")
-            stats["evolution_steps"] = stats.get("evolution_steps", 0) + int(depth.sum())
-        score = _vertex_scores(model, batch, uniq.T.to(batch.adj.dtype),
-                               reads=(inv, lengths[cols]))
-        a = torch.argmax(score.masked_fill(~cand[:, cols], float("-inf")), dim=0)
-        c[a, cols] = True
-    return [set(torch.nonzero(c[:, r]).squeeze(1).tolist()) for r in range(R)]
+    from g2s.algorithm2 import algorithm2_exact
+    res = algorithm2_exact(model, problem, batch, t_max, max_steps=max_steps)
+    if stats is not None:
+        stats.update(res.stats)
+        stats["evolution_steps"] = (res.stats["evolution_steps_float32"]
+                                    + res.stats["evolution_steps_float64"])
+    return res.solutions
 
 
 def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, device="cpu",
-                     fast: bool = True) -> tuple[set, dict]:
+                     fast: bool = True, prune: bool = False, deadline: float | None = None,
+                     resume=None) -> tuple[set, dict]:
     """Apply a model to a networkx graph: Algorithm 2 (variable depth) or one greedy rollout.
 
     Returns the best solution (original vertex labels, checked feasible) and an info dict.
+    ``fast`` runs :func:`g2s.algorithm2.algorithm2_exact` (the literal algorithm's solutions,
+    faster), else :func:`algorithm2_literal`; ``prune``, ``deadline`` and ``resume`` are passed
+    to the fast path (``utility_per_T`` is ``None`` for a pruned ``T``; ``status`` is
+    ``"time_limit"`` when the deadline cut the learned policy short).
     """
+    from g2s.algorithm2 import algorithm2_exact
+
     t0 = time.time()
     nodes = sorted(G.nodes)
     n, edges = edge_array(G)
@@ -138,9 +132,13 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     H = nx.Graph()
     H.add_nodes_from(range(n))
     H.add_edges_from(map(tuple, edges.tolist()))
-    if model.variable_depth:
-        run = algorithm2_fast if fast else algorithm2_literal
-        columns = run(model, problem, batch, t_max)
+    status = "complete"
+    if model.variable_depth and fast:
+        res = algorithm2_exact(model, problem, batch, t_max, prune=prune, deadline=deadline,
+                               resume=resume)
+        columns, status = res.solutions, res.status
+    elif model.variable_depth:
+        columns = algorithm2_literal(model, problem, batch, t_max)
     else:
         columns = [set(torch.nonzero(greedy_rollout(model, problem, batch)).squeeze(1).tolist())]
     best, values = _best(problem, H, columns)
@@ -148,7 +146,7 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     value = check_solution(problem, G, S)
     info = {"objective": value, "best_T": best + 1 if model.variable_depth else None,
             "utility_per_T": values, "time_s": round(time.time() - t0, 4), "n": n,
-            "edges": int(len(edges))}
+            "edges": int(len(edges)), "status": status}
     return S, info
 
 

@@ -1,0 +1,242 @@
+"""One command for a GPU machine: Algorithm 2 on CUDA, checked against the CPU, timed at the
+paper's scale, and the model units of the paper-scale runs.
+
+1. **Agreement.** On small graphs (every problem, its shipped G2S-RNN; ER, 4-regular and
+   bipartite) the CUDA path (:func:`g2s.algorithm2.algorithm2_exact`, float64, every distinct
+   state in one stacked evolution) must return exactly the literal CPU algorithm's ``T_max``
+   solutions.  The literal runs in CPU worker processes while the GPU works.
+2. **Units.** Model units run on CUDA in ``--workers`` processes that share the GPU (the work is
+   launch-bound, so several processes keep it busy), in priority order, until ``--budget-s``:
+   Figure 2(b)'s stress table (G2S-RNN and Structure2Vec on sparse ER and sparse bipartite
+   graphs with 10,000 and 25,000 vertices, average degree 7.5), then the ``scale`` profile's
+   model units of Figures 2 and 3 (800, 1,600 and 3,200 vertices).  Each finished unit is
+   appended to ``units.jsonl``: its key (problem, family, n, index, checkpoint SHA-256 prefix,
+   ``t_max``), the graph's fingerprint, the solution, objective, best ``T`` and seconds.  MVC
+   rollouts use ``prune=True`` (answer-preserving).  Locally, :mod:`reproduce.units` imports
+   them after re-checking each solution on the CPU.
+3. **Timing.** Each G2S-RNN unit records its wall time; ``device_check.json`` summarises the
+   whole-cover times at 3,200 and 25,000 vertices.
+
+Usage (on the GPU machine, from the repository root)::
+
+    PYTHONPATH=. python benchmarks/device_check.py --out "$OUT" --budget-s 480
+
+Writes ``OUT/device_check.json`` and ``OUT/units.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import platform
+import sys
+import time
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+AGREE_CASES = [("er", 60), ("regular", 60), ("bipartite", 40)]
+TABLE = [("sparse_er", 10_000), ("sparse_bipartite", 10_000), ("sparse_er", 25_000),
+         ("sparse_bipartite", 25_000)]
+SCALE_SIZES = (800, 1600, 3200)
+
+
+def _literal_job(job):
+    import torch
+    torch.set_num_threads(1)
+    from g2s.checkpoints import default_checkpoint, load_checkpoint
+    from g2s.evaluate import algorithm2_literal
+    from g2s.graphs import make_graph
+    from g2s.nn.batch import batch_graphs
+    problem, family, n = job
+    model, _ = load_checkpoint(default_checkpoint(problem))
+    b = batch_graphs([make_graph(family, n, seed=5)], dtype=torch.float64)
+    return job, [sorted(S) for S in algorithm2_literal(model, problem, b, 15)]
+
+
+def _cuda_solutions(job, device="cuda"):
+    import torch
+
+    from g2s.algorithm2 import algorithm2_exact
+    from g2s.checkpoints import default_checkpoint, load_checkpoint
+    from g2s.graphs import make_graph
+    from g2s.nn.batch import batch_graphs
+    problem, family, n = job
+    model, _ = load_checkpoint(default_checkpoint(problem), device=device)
+    b = batch_graphs([make_graph(family, n, seed=5)], device=device, dtype=torch.float64)
+    st: dict = {}
+    res = algorithm2_exact(model, problem, b, 15, stats=st)
+    return [sorted(S) for S in res.solutions], st
+
+
+def unit_list(smoke: bool = False) -> list[dict]:
+    """The model units, most important first (see the module docstring)."""
+    from g2s.checkpoints import checkpoint_path
+    from reproduce import settings as S
+    units = []
+
+    def add(kind, problem, family, n, index, encoder, trained_on, seed):
+        path = checkpoint_path(encoder, problem, trained_on, seed)
+        if path.exists():
+            units.append({"kind": kind, "problem": problem, "family": family, "n": n,
+                          "index": index, "checkpoint": str(path.relative_to(ROOT)),
+                          "encoder": encoder})
+
+    train_for = {"sparse_er": S.ER15, "sparse_bipartite": S.BIPARTITE20}
+    table, scale_sizes = ([(f, 200) for f, _ in TABLE[:2]], (50,)) if smoke \
+        else (TABLE, SCALE_SIZES)
+    for index in range(3):
+        for family, n in table:
+            for encoder in ("g2s_rnn", "s2v"):
+                add("table", "mvc", family, n, index, encoder, train_for[family], 0)
+        if index == 0:
+            for n in scale_sizes:
+                for i in range(3):
+                    for s in S.G2S_SEEDS[("mvc", S.ER15)]:
+                        add("scale", "mvc", "er", n, i, "g2s_rnn", S.ER15, s)
+                    for s in S.G2S_SEEDS[("mvc", S.BIPARTITE20)]:
+                        add("scale", "mvc", "bipartite", n, i, "g2s_rnn", S.BIPARTITE20, s)
+            for n in scale_sizes:
+                for i in range(3):
+                    for b in S.BASELINES:
+                        if b == "wl_embed":
+                            continue
+                        add("scale", "mvc", "er", n, i, b, S.ER15, S.BASELINE_SEED)
+                        add("scale", "mvc", "bipartite", n, i, b, S.BIPARTITE20,
+                            S.BASELINE_SEED)
+            for n in scale_sizes:
+                for family, count in (("regular", 3), ("bipartite", 3), ("greedy_worst", 1)):
+                    for i in range(count):
+                        for s in S.G2S_SEEDS[("mvc", S.ER15)]:
+                            add("scale", "mvc", family, n, i, "g2s_rnn", S.ER15, s)
+                        for b in S.BASELINES:
+                            if b != "wl_embed":
+                                add("scale", "mvc", family, n, i, b, S.ER15, S.BASELINE_SEED)
+    return units
+
+
+def _sha(path) -> str:
+    import hashlib
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def run_unit(u: dict, device: str) -> dict:
+    import torch
+
+    from g2s.certificates import instance_graph
+    from g2s.checkpoints import load_checkpoint
+    from g2s.evaluate import solve_with_model
+    from g2s.graphs import graph_fingerprint
+    G = instance_graph(u["family"], u["n"], u["index"])
+    model, _ = load_checkpoint(ROOT / u["checkpoint"], device=device)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    S, info = solve_with_model(model, u["problem"], G, t_max=15, device=device,
+                               prune=u["problem"] == "mvc")
+    secs = time.perf_counter() - t0
+    return dict(u, checkpoint_sha=_sha(ROOT / u["checkpoint"]), t_max=15,
+                fingerprint=graph_fingerprint(G), edges=G.number_of_edges(),
+                objective=info["objective"], best_T=info["best_T"], seconds=round(secs, 3),
+                device=device, solution=sorted(S))
+
+
+def _worker(queue, lock, path, deadline, device):
+    import torch
+    torch.set_num_threads(1)
+    while time.time() < deadline:
+        try:
+            u = queue.get_nowait()
+        except Exception:
+            return
+        try:
+            row = run_unit(u, device)
+        except Exception as exc:   # recorded, never fatal
+            row = dict(u, error=f"{type(exc).__name__}: {exc}",
+                       trace=traceback.format_exc()[-2000:])
+        with lock, open(path, "a") as fh:
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+
+
+def main(argv=None) -> dict:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, required=True, help="folder for the JSON outputs")
+    p.add_argument("--budget-s", type=float, default=480, help="stop starting units after this")
+    p.add_argument("--workers", type=int, default=6, help="GPU worker processes")
+    p.add_argument("--device", default="cuda")
+    p.add_argument("--limit", type=int, default=None, help="at most this many units (tests)")
+    p.add_argument("--smoke", action="store_true", help="small graphs only (a local check)")
+    p.add_argument("--encoders", nargs="*", default=None, help="only units of these encoders")
+    p.add_argument("--skip-done", type=Path, default=None,
+                   help="a units.jsonl of an earlier run: skip the units it finished")
+    args = p.parse_args(argv)
+    t_start = time.time()
+    deadline = t_start + args.budget_s
+    args.out.mkdir(parents=True, exist_ok=True)
+    import torch
+    info = {"device": args.device, "torch": torch.__version__, "python": platform.python_version(),
+            "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+            "cpu_count": os.cpu_count()}
+    print(info, flush=True)
+    ctx = mp.get_context("spawn")
+    cases = [(f, n // 3) for f, n in AGREE_CASES] if args.smoke else AGREE_CASES
+    jobs = [(pr, f, n) for pr in ("mvc", "maxcut", "mis") for f, n in cases]
+    pool = ctx.Pool(min(len(jobs), max(1, (os.cpu_count() or 2) - args.workers - 1)))
+    literal = pool.map_async(_literal_job, jobs)
+    # the units start at once; agreement is checked while they run
+    units = unit_list(args.smoke)
+    if args.encoders:
+        units = [u for u in units if u["encoder"] in args.encoders]
+    if args.skip_done is not None and args.skip_done.exists():
+        done = {(r["family"], r["n"], r["index"], r["checkpoint"])
+                for r in map(json.loads, args.skip_done.read_text().splitlines())
+                if "error" not in r}
+        units = [u for u in units
+                 if (u["family"], u["n"], u["index"], u["checkpoint"]) not in done]
+    units = units[: args.limit]
+    queue, lock = ctx.Queue(), ctx.Lock()
+    for u in units:
+        queue.put(u)
+    path = args.out / "units.jsonl"
+    procs = [ctx.Process(target=_worker, args=(queue, lock, path, deadline, args.device))
+             for _ in range(args.workers)]
+    for pr in procs:
+        pr.start()
+    agree = []
+    t0 = time.time()
+    cuda = {job: _cuda_solutions(job, args.device) for job in jobs}
+    info["agreement_cuda_s"] = round(time.time() - t0, 2)
+    for job, lit in literal.get():
+        sols, st = cuda[job]
+        agree.append({"problem": job[0], "family": job[1], "n": job[2],
+                      "identical": sols == lit, "decisions": st})
+    pool.close()
+    info["agreement"] = agree
+    info["all_identical"] = all(a["identical"] for a in agree)
+    print({k: info[k] for k in ("all_identical", "agreement_cuda_s")}, flush=True)
+    (args.out / "device_check.json").write_text(json.dumps(info, indent=1) + "\n")
+    for pr in procs:
+        pr.join()
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    done = [r for r in rows if "error" not in r]
+    info["units_planned"], info["units_done"] = len(units), len(done)
+    info["unit_errors"] = [{k: r[k] for k in ("family", "n", "index", "checkpoint", "error")}
+                           for r in rows if "error" in r][:20]
+    info["cover_seconds"] = [{k: r[k] for k in ("family", "n", "index", "encoder", "seconds",
+                                                "objective", "edges")}
+                             for r in done if r["encoder"] in ("g2s_rnn", "s2v")
+                             and r["n"] >= 3200]
+    info["wall_s"] = round(time.time() - t_start, 1)
+    (args.out / "device_check.json").write_text(json.dumps(info, indent=1) + "\n")
+    print({k: info[k] for k in ("units_planned", "units_done", "wall_s")}, flush=True)
+    return info
+
+
+if __name__ == "__main__":
+    main()

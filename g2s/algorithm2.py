@@ -1,0 +1,479 @@
+"""Algorithm 2 of arXiv:1802.04948 (Appendix C) at the paper's scale: the literal algorithm's
+decisions, computed mostly in float32.
+
+Algorithm 2 runs the greedy policy of G2S-RNN(T) for ``T = 1..T_max`` and keeps the best
+solution.  Each greedy step of rollout ``T`` evaluates the Graph2Seq evolution ``x(1..T)``,
+the Seq2Vec reader ``y(1..T)`` and the vertex term of Eq. (2) for every vertex, then adds the
+candidate of largest score (ties to the smallest vertex index) -- ``sum_T T`` evolution steps
+of ``O(|E| d + |V| d^2)`` per greedy step.  :func:`g2s.evaluate.algorithm2_literal` does this
+in float64 and rounds scores to multiples of :data:`g2s.evaluate.SCORE_QUANTUM` before the
+argmax, so that exact ties (symmetric vertices) are broken by index and not by rounding noise.
+Its decisions define the answer; this module reproduces them faster.
+
+How a decision is made here (per rollout and greedy step):
+
+1. **Screen in float32.**  A lean evolution (one stacked ``16 x 32`` product per step serves
+   ``W_{G,1}`` and ``W_4``, in-place ``relu``, ``lerp`` for the gate, float32 sparse products:
+   MKL's float32 sparse path is 2-7x faster than float64) gives ``s32(v)`` for every vertex.
+   ``C`` is the set of candidates with ``s32(v) >= max s32 - 2 delta - q``, where ``delta`` is
+   :data:`RELATIVE_MARGIN` times the largest absolute term sum ``|w_{Q,3}|^T relu(W_{Q,4} y_v)``
+   (the scale of the score before cancellation) and ``q`` the score quantum.
+2. **One survivor:** it is the literal's choice whenever every float32 score is within
+   ``delta`` of its float64 value.  This is an *empirical* bound, not a proven one: a rigorous
+   a-priori bound through 15 rounds of ``relu(W A x)`` grows like ``(||W|| deg)^t`` and is
+   useless on dense graphs.  The measured float32 error is below ``1e-5`` relative (3,200 and
+   25,000 vertices, ``benchmarks/results/algorithm2.json`` records the largest error seen),
+   and ``RELATIVE_MARGIN = 1e-4`` keeps a safety factor of at least 10; the tests and the
+   benchmark compare every solution with the literal algorithm.
+3. **Several survivors, all exactly tied:** the score of ``v`` at depth ``T`` is a function of
+   ``v``'s colour after ``T`` rounds of 1-WL colour refinement started from ``c`` (Graph2Seq is
+   a message-passing network: ``x_v(t)`` depends on ``c_v`` and the multiset of the
+   neighbours' ``x(t-1)``; the gate and the Q-network add only per-graph terms).  Vertices of
+   one colour therefore have equal scores in exact arithmetic, the literal's quantised float64
+   scores tie, and its argmax takes the smallest index.  Colours are compared through a 64-bit
+   multiset hash (splitmix64 mixing, wrapping sums; a false tie needs a 64-bit collision).
+4. **Otherwise** the literal's own float64 computation
+   (:func:`g2s.evaluate._vertex_scores` on the float64 model) decides, bit for bit as the
+   literal would.
+
+So a decision differs from the literal only if a float32 error exceeds ``delta`` (never seen),
+on a hash collision, or when the literal's own float64 rounding splits an exact tie across a
+quantum boundary (probability about ``1e-6`` per tied decision; the literal's answer then
+depends on its summation order, and this path takes the exact-arithmetic answer).
+
+Further levers, each answer-preserving:
+
+* rollouts in the same state share one evolution (all start from ``S = {}``; G2S-RNN(T)'s
+  sequence is a prefix of G2S-RNN(T+1)'s), read at every depth they need;
+* candidates are kept incrementally (``|Gamma(v) cap S|`` per rollout) instead of one sparse
+  product per step;
+* ``prune=True`` (MVC): the rollouts move in lock-step and add one vertex per step, so once a
+  rollout completes a cover at step ``k`` no unfinished rollout can beat it (they are larger)
+  nor tie it (ties go to the smallest ``T``, and finishers at step ``k`` are all kept): they
+  stop, and their solutions are reported as ``None``.
+
+``resume=PATH`` saves the rollout state atomically every ``save_every_s`` seconds and resumes
+from it (refusing a file made for another graph, model, problem or ``t_max``); decisions are
+deterministic, so a resumed run returns the same solutions.  ``deadline`` (a
+``time.monotonic()`` value) stops the learned policy and completes each unfinished rollout with
+the problem's greedy rule (MVC: most uncovered edges; max cut: largest positive gain; MIS:
+fewest candidate neighbours; ties to the smallest index), so a feasible answer always returns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+import torch
+
+from g2s.nn.batch import GraphBatch
+from g2s.nn.model import QModel
+
+__all__ = ["RELATIVE_MARGIN", "Algorithm2Result", "algorithm2_exact", "wl_hash"]
+
+#: float32 scores within this fraction of the score scale of the maximum are re-checked
+RELATIVE_MARGIN = 1e-4
+
+_M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def _splitmix(z: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        z = z + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def wl_hash(adj: sp.csr_matrix, c: np.ndarray, rounds: int) -> np.ndarray:
+    """64-bit hash of each vertex's 1-WL colour after ``rounds`` refinements from ``c``.
+
+    ``h_0(v) = mix(c_v)``,
+    ``h_t(v) = mix(h_{t-1}(v) xor mix(sum_{u in Gamma(v)} mix'(h_{t-1}(u))))`` with wrapping
+    ``uint64`` sums: equal colours give equal hashes; different colours collide with
+    probability about ``2^-64`` per pair.  ``adj`` has ``uint64`` ones as values.
+    """
+    h = _splitmix(c.astype(np.uint64))
+    for _ in range(rounds):
+        with np.errstate(over="ignore"):
+            agg = adj @ _splitmix(h ^ np.uint64(0x5851F42D4C957F2D))
+        h = _splitmix(h ^ _splitmix(agg))
+    return h
+
+
+@dataclass
+class _Weights:
+    """G2S-RNN's parameters as plain tensors in one dtype, laid out for the lean evolution."""
+    Wcat: torch.Tensor        # (d, 2d): [W_{G,1}^T | W_4^T]
+    w2: torch.Tensor
+    w3: torch.Tensor
+    w5: torch.Tensor
+    b6: torch.Tensor
+    W7t: torch.Tensor
+    b8: torch.Tensor
+    WQ4t: torch.Tensor
+    wQ3: torch.Tensor
+    Wself_t: torch.Tensor | None
+
+    @classmethod
+    def of(cls, model: QModel, dtype, device) -> _Weights:
+        g, r, q = model.encoder.graph2seq, model.encoder.seq2vec, model.qnet
+
+        def t(p):
+            return p.detach().to(device=device, dtype=dtype)
+
+        return cls(torch.cat([t(g.W_G1.weight).T, t(r.W_4.weight).T], 1).contiguous(),
+                   t(g.w_G2), t(g.w_G3), t(r.w_5), t(r.b_6), t(r.W_7.weight).T.contiguous(),
+                   t(r.b_8), t(q.W_Q4.weight).T.contiguous(), t(q.w_Q3.weight).reshape(-1),
+                   None if r.W_self is None else t(r.W_self.weight).T.contiguous())
+
+
+def _evaluate(A, W: _Weights, c: torch.Tensor, want: dict[int, list[int]]):
+    """Scores ``(N,)`` and scales ``(N,)`` at the depths ``want[j]`` of the columns of ``c``.
+
+    ``c``: ``(N, k)`` bool, columns sorted by decreasing ``max(want[j])``.  One stacked
+    evolution serves every column; a column stops being computed after its deepest read.
+    """
+    N, k = c.shape
+    d = W.w2.numel()
+    dtype = W.Wcat.dtype
+    last = [max(want[j]) for j in range(k)]
+    cf = c.to(dtype).unsqueeze(-1)                               # (N, k, 1)
+    B1 = torch.addcmul(W.w3.expand(N, k, d), cf, W.w2.expand(N, k, d))
+    B4 = torch.addcmul(W.b6.expand(N, k, d), cf, W.w5.expand(N, k, d))
+    x = torch.relu(B1)                                           # x(1) = relu(w2 c + w3)
+    y = torch.zeros_like(x)
+    out = {}
+    m = k
+    for t in range(1, max(last) + 1):
+        while m and last[m - 1] < t:
+            m -= 1
+        if m < x.shape[1]:
+            x, y = x[:, :m].contiguous(), y[:, :m].contiguous()
+            B1, B4 = B1[:, :m].contiguous(), B4[:, :m].contiguous()
+        s = (A @ x.reshape(N, m * d)).reshape(N * m, d)           # s(t) = A x(t)
+        f = torch.sigmoid(torch.addmm(W.b8, x.sum(0), W.W7t))      # (m, d): the gate
+        P = s @ W.Wcat                                            # [W_{G,1} s | W_4 s]
+        i = P[:, d:].reshape(N, m, d).add_(B4)
+        if W.Wself_t is not None:
+            i.add_((x.reshape(N * m, d) @ W.Wself_t).reshape(N, m, d))
+        y.lerp_(i.relu_(), f.expand(N, m, d))                     # y(t) = f i + (1-f) y(t-1)
+        for j in range(m):
+            if t in want[j]:
+                h = torch.relu(y[:, j] @ W.WQ4t)
+                out[(j, t)] = (h @ W.wQ3, h @ W.wQ3.abs())
+        if t < last[0]:
+            x = P[:, :d].reshape(N, m, d).add_(B1).relu_()          # x(t+1)
+    return out
+
+
+def _candidates(problem: str, sel: torch.Tensor, inside: torch.Tensor, deg: torch.Tensor):
+    """The MDP's candidates (:func:`g2s.rl.env.candidate_mask`) from ``|Gamma(v) cap S|``."""
+    if problem == "mvc":
+        return ~sel & (inside < deg)                  # some incident edge is uncovered
+    if problem == "mis":
+        return ~sel & (inside == 0)                   # no neighbour in S
+    return ~sel & (deg - 2 * inside > 0)              # max cut: positive gain
+
+
+@dataclass
+class Algorithm2Result:
+    """The ``t_max`` solutions (``None`` for rollouts pruned by ``prune=True``) and counters."""
+    solutions: list
+    status: str = "complete"           # or "time_limit"
+    stats: dict = field(default_factory=dict)
+
+
+def _fingerprint(model: QModel, problem: str, batch: GraphBatch, t_max: int) -> str:
+    h = hashlib.sha256(f"{problem}|{t_max}|{batch.num_nodes}".encode())
+    h.update(batch.edges.cpu().numpy().tobytes())
+    for k, v in sorted(model.state_dict().items()):
+        h.update(k.encode())
+        h.update(v.detach().cpu().to(torch.float64).numpy().tobytes())
+    return h.hexdigest()
+
+
+def _save_state(path: Path, state: dict) -> None:
+    buf = io.BytesIO()
+    torch.save(state, buf)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        fh.write(buf.getvalue())
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+@torch.no_grad()
+def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int = 15, *,
+                     prune: bool = False, max_steps: int | None = None,
+                     deadline: float | None = None, resume=None, save_every_s: float = 300.0,
+                     batched: bool | None = None, screen: bool | None = None,
+                     stats: dict | None = None) -> Algorithm2Result:
+    """Algorithm 2's ``t_max`` greedy rollouts with the literal algorithm's decisions.
+
+    ``model`` is the float64 model and ``batch`` a one-graph float64 batch (as for
+    :func:`g2s.evaluate.algorithm2_literal`); the float32 copy is made here.  ``batched``
+    evaluates every distinct state in one stacked evolution (default on CUDA); on a CPU one
+    state at a time keeps the working set in cache.  ``screen`` (default on a CPU) screens in
+    float32 as described above, switching a rollout to float64 screening once more than a
+    quarter of its recent float32 decisions needed the literal's re-check; without it every
+    evolution runs in float64 (default on CUDA, where float64 costs little) and only near-ties
+    within ``1e-9`` of the scale go to the WL test or the re-check.  ``max_steps`` truncates
+    the episode (benchmarks only).  See the module docstring for the exactness argument.
+    """
+    if not model.variable_depth:
+        raise ValueError("Algorithm 2 needs a variable-depth encoder")
+    if batch.num_graphs != 1:
+        raise ValueError("algorithm2_exact runs on one graph")
+    if t_max < 1:
+        raise ValueError("t_max must be >= 1")
+    device = batch.device
+    batched = device.type != "cpu" if batched is None else batched
+    screen = device.type == "cpu" if screen is None else screen
+    N, R = batch.num_nodes, t_max
+    weights = {dt: _Weights.of(model, dt, device) for dt in (torch.float32, torch.float64)}
+    adj = {dt: batch.to(dtype=dt).adj for dt in (torch.float32, torch.float64)}
+    crow = batch.adj.crow_indices().cpu().numpy()
+    col = batch.adj.col_indices().cpu().numpy()
+    A_u64 = sp.csr_matrix((np.ones(col.size, dtype=np.uint64), col, crow), shape=(N, N))
+    crow_t, col_t = batch.adj.crow_indices(), batch.adj.col_indices()
+    deg = (crow_t[1:] - crow_t[:-1]).to(torch.int32)
+
+    sel = torch.zeros((N, R), dtype=torch.bool, device=device)
+    inside = torch.zeros((N, R), dtype=torch.int32, device=device)
+    group = [0] * R                     # rollouts with one group id are in one state
+    live, pruned = [True] * R, [False] * R
+    f64 = [not screen] * R              # rollouts screened in float64
+    step = 0
+    counts = {"decisions": 0, "screen_unique": 0, "wl_ties": 0, "float64_rechecks": 0,
+              "evolution_steps_float32": 0, "evolution_steps_float64": 0, "greedy_steps": 0,
+              "switched_to_float64": 0}
+    ratios = {"float32": 0.0, "float64": 0.0}
+    path = Path(resume) if resume is not None else None
+    fp = _fingerprint(model, problem, batch, t_max) if path is not None else None
+    if path is not None and path.exists():
+        state = torch.load(path, map_location=device, weights_only=True)
+        if state.get("fingerprint") != fp:
+            raise ValueError(f"resume file {path} was made for another graph, model, problem "
+                             f"or t_max")
+        bits = np.unpackbits(state["sel_bits"].numpy(), axis=0, count=N).astype(bool)
+        sel = torch.from_numpy(bits).to(device)
+        inside = (adj[torch.float32] @ sel.to(torch.float32)).round().to(torch.int32)
+        group, live, pruned = list(state["group"]), list(state["live"]), list(state["pruned"])
+        f64, step = list(state["f64"]), int(state["step"])
+        counts.update({k: int(v) for k, v in state["counts"].items()})
+        ratios.update({k: float(v) for k, v in state["ratios"].items()})
+    decide = _Decider(model, problem, batch, A_u64, counts, ratios, R)
+    last_save = time.monotonic()
+    status = "complete"
+
+    crow_np = crow.tolist()
+
+    def cand_of(r):
+        return _candidates(problem, sel[:, r], inside[:, r], deg)
+
+    def add(r, a):
+        sel[a, r] = True
+        inside[col_t[crow_np[a]:crow_np[a + 1]], r] += 1
+
+    def save():      # the selected sets, bit-packed: |Gamma(v) cap S| is recomputed on load
+        packed = torch.from_numpy(np.packbits(sel.cpu().numpy(), axis=0))
+        _save_state(path, {"fingerprint": fp, "sel_bits": packed, "group": group,
+                           "live": live, "pruned": pruned, "f64": f64, "step": step,
+                           "counts": counts, "ratios": ratios})
+
+    while any(live) and (max_steps is None or step < max_steps):
+        if deadline is not None and time.monotonic() > deadline:
+            status = "time_limit"
+            break
+        cand_all = _candidates(problem, sel, inside, deg.unsqueeze(1))      # (N, R)
+        live = [a and b for a, b in zip(live, cand_all.any(0).tolist())]
+        rs = [r for r in range(R) if live[r]]
+        if not rs:
+            break
+        # distinct states: one evolution each (per precision), read at every depth it serves
+        groups: dict[int, list[int]] = {}
+        for r in rs:
+            groups.setdefault(group[r], []).append(r)
+        order = sorted(groups.values(), key=lambda g: -max(g))
+        choice: dict[int, int] = {}
+        for double in (False, True):
+            todo = [[r for r in g if f64[r] == double] for g in order]
+            todo = [g for g in todo if g]
+            dt = torch.float64 if double else torch.float32
+            for chunk in ([todo] if batched else [[g] for g in todo]):
+                if not chunk:
+                    continue
+                cols = torch.stack([sel[:, g[0]] for g in chunk], 1)
+                want = {j: [r + 1 for r in g] for j, g in enumerate(chunk)}
+                counts["evolution_steps_" + ("float64" if double else "float32")] += \
+                    sum(max(w) for w in want.values())
+                res = _evaluate(adj[dt], weights[dt], cols, want)
+                flat = [(r, res[(j, r + 1)]) for j, g in enumerate(chunk) for r in g]
+                choice.update(decide.many(flat, sel, cand_all, double))
+                if not double:
+                    for r, _ in flat:
+                        if decide.wants_float64(r):
+                            f64[r] = True
+                            counts["switched_to_float64"] += 1
+        # apply the choices; a group whose rollouts chose differently splits
+        new_group: dict[tuple, int] = {}
+        for r in rs:
+            group[r] = new_group.setdefault((group[r], choice[r]),
+                                            len(new_group) + 1000 * (step + 1))
+            add(r, choice[r])
+        step += 1
+        counts["greedy_steps"] = step
+        if prune and problem == "mvc":
+            left = _candidates(problem, sel, inside, deg.unsqueeze(1)).any(0).tolist()
+            if not all(left[r] for r in rs):  # a cover is complete: every unfinished rollout
+                for r in rs:                  # is larger, so it cannot win (docstring)
+                    if left[r]:
+                        live[r], pruned[r] = False, True
+        if path is not None and time.monotonic() - last_save > save_every_s:
+            save()
+            last_save = time.monotonic()
+
+    if status == "time_limit":
+        for r in range(R):
+            if live[r]:
+                _complete_greedily(problem, inside[:, r], deg, adj[torch.float32],
+                                   lambda r=r: cand_of(r), lambda a, r=r: add(r, a))
+    finished = not any(live) or status == "time_limit"
+    if path is not None and path.exists() and finished:
+        path.unlink()
+    sols = [None if pruned[r] else set(torch.nonzero(sel[:, r]).squeeze(1).tolist())
+            for r in range(R)]
+    out = dict(counts, max_error_ratio_float32=ratios["float32"],
+               max_error_ratio_float64=ratios["float64"])
+    if stats is not None:
+        stats.update(out)
+    return Algorithm2Result(sols, status, out)
+
+
+#: the literal's float64 rounding noise, relative to the score scale (generous: float32 shows
+#: at most ~7.5e4 ulps of error against float64; the same in float64 is ~8e-12)
+_F64_NOISE = 1e-10
+#: the float64 screen's margin never goes below this (relative to the scale)
+_F64_MARGIN = 1e-9
+#: every this many float32 decisions, one is re-checked to keep measuring float32's error
+_CALIBRATE = 64
+#: a rollout moves to float64 screening when more than this many of its last
+#: :data:`_WINDOW` float32 decisions needed the literal's re-check
+_WINDOW, _SWITCH = 32, 8
+
+
+class _Decider:
+    """The literal's choice for one rollout step (module docstring, steps 1-4).
+
+    Margins adapt: every re-check measures the screen's error on every candidate of that state,
+    and the margin of that precision is kept at ``10x`` the largest ratio of that error to the
+    score scale (the largest ``|w_{Q,3}|^T relu(W_{Q,4} y_v)`` over the candidates) seen in
+    this run, never below :data:`RELATIVE_MARGIN` (float32) or :data:`_F64_MARGIN` (float64).
+    Every :data:`_CALIBRATE` th float32 decision is re-checked even when its winner is clear,
+    so the error keeps being measured as the states (and the magnitudes) change.
+    """
+
+    def __init__(self, model, problem, batch, A_u64, counts, ratios, R):
+        from g2s.evaluate import SCORE_QUANTUM, _vertex_scores
+        self.model, self.problem, self.batch, self.A_u64 = model, problem, batch, A_u64
+        self.counts, self.ratios = counts, ratios
+        self.q = SCORE_QUANTUM
+        self.exact_scores = _vertex_scores
+        self.recent = [[] for _ in range(R)]
+
+    def margin(self, double: bool) -> float:
+        if double:
+            return max(_F64_MARGIN, 10 * self.ratios["float64"])
+        return max(RELATIVE_MARGIN, 10 * self.ratios["float32"])
+
+    def wants_float64(self, r: int) -> bool:
+        w = self.recent[r][-_WINDOW:]
+        return len(w) >= _WINDOW // 2 and sum(w) > _SWITCH
+
+    def literal(self, c, cand, T, score, big, double):
+        """The literal's decision, from its own float64 computation of this state."""
+        self.counts["float64_rechecks"] += 1
+        exact = self.exact_scores(self.model, self.batch, c.to(self.batch.adj.dtype), T=T)
+        if big and np.isfinite(big):
+            err = (score.to(exact.dtype) - exact * self.q).abs().masked_fill(~cand, 0)
+            ratio = max(float(err.max()) - self.q / 2, 0.0) / big   # less the quantum
+            key = "float64" if double else "float32"
+            if np.isfinite(ratio):
+                self.ratios[key] = max(self.ratios[key], ratio)
+        return int(torch.argmax(exact.masked_fill(~cand, float("-inf"))))
+
+    def many(self, flat, sel, cand_all, double) -> dict:
+        """Decisions for several rollouts at once: one device-to-host transfer settles every
+        rollout whose screen leaves one survivor; the rest go through :meth:`__call__`."""
+        rs = [r for r, _ in flat]
+        score = torch.stack([sc for _, (sc, _) in flat], 1)
+        scale = torch.stack([b for _, (_, b) in flat], 1)
+        cand = cand_all[:, rs]
+        masked = score.masked_fill(~cand, float("-inf"))
+        top = masked.max(0).values
+        big = scale.masked_fill(~cand, 0).max(0).values
+        close = masked >= (top - 2 * self.margin(double) * big - self.q).unsqueeze(0)
+        pack = torch.stack([close.sum(0).to(torch.float64), close.to(torch.uint8).argmax(0)
+                            .to(torch.float64), top.to(torch.float64), big.to(torch.float64)])
+        count, first, top, big = pack.cpu().numpy()
+        out = {}
+        for j, r in enumerate(rs):
+            calibrate = not double and (self.counts["decisions"] + 1) % _CALIBRATE == 0
+            if count[j] == 1 and np.isfinite(top[j]) and np.isfinite(big[j]) and not calibrate:
+                self.counts["decisions"] += 1
+                self.counts["screen_unique"] += 1
+                self.recent[r].append(False)
+                out[r] = int(first[j])
+            else:
+                out[r] = self(r, sel[:, r], cand[:, j], flat[j][1][0], flat[j][1][1], r + 1,
+                              double)
+        return out
+
+    def __call__(self, r, c, cand, score, scale, T, double):
+        counts = self.counts
+        counts["decisions"] += 1
+        masked = score.masked_fill(~cand, float("-inf"))
+        top = float(masked.max())
+        big = float(scale.masked_fill(~cand, 0).max())
+        recheck = not (np.isfinite(top) and np.isfinite(big)) or \
+            (not double and counts["decisions"] % _CALIBRATE == 0)
+        if not recheck:
+            close = torch.nonzero(masked >= top - 2 * self.margin(double) * big - self.q)
+            close = close.squeeze(1)
+            if close.numel() == 1:
+                counts["screen_unique"] += 1
+                self.recent[r].append(False)
+                return int(close[0])
+            if big * _F64_NOISE < self.q / 4:     # the literal's rounding cannot split a tie
+                idx = close.cpu().numpy()
+                h = wl_hash(self.A_u64, c.cpu().numpy(), T)[idx]
+                if (h == h[0]).all():
+                    counts["wl_ties"] += 1
+                    self.recent[r].append(False)
+                    return int(idx.min())
+        self.recent[r].append(True)
+        return self.literal(c, cand, T, score, big, double)
+
+
+def _complete_greedily(problem, k, deg, A32, cand_of, add):
+    """Finish one rollout with the problem's greedy rule (after a deadline)."""
+    while True:
+        cand = cand_of()
+        if not bool(cand.any()):
+            return
+        if problem == "mvc":
+            key = (deg - k).to(torch.float64)              # uncovered edges at v
+        elif problem == "maxcut":
+            key = (deg - 2 * k).to(torch.float64)          # gain of moving v into S
+        else:
+            key = -(A32 @ cand.to(torch.float32)).to(torch.float64)   # candidate neighbours
+        add(int(torch.argmax(key.masked_fill(~cand, float("-inf")))))

@@ -1,0 +1,177 @@
+"""The exact fast Algorithm 2 (:mod:`g2s.algorithm2`) against the literal algorithm.
+
+Invariants:
+* every ``T``'s solution equals the float64 literal algorithm's, for random and shipped weights,
+  every problem, symmetric graphs full of exact ties, with and without the float32 screen, one
+  state at a time or all states stacked (the CUDA layout);
+* ``prune=True`` keeps Algorithm 2's answer (the best solution and its smallest ``T``);
+* a run killed (``kill -9``) after saving its resume state, run again, gives the answer of an
+  uninterrupted run; a resume file made for another graph is refused;
+* a deadline that has passed still returns a feasible solution per ``T``, marked
+  ``time_limit``;
+* the WL hash gives automorphic vertices one colour and tells different degrees apart.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import torch
+
+from g2s import problems as P
+from g2s.algorithm2 import algorithm2_exact, wl_hash
+from g2s.checkpoints import default_checkpoint, load_checkpoint
+from g2s.evaluate import algorithm2_literal
+from g2s.graphs import make_graph
+from g2s.nn.batch import batch_graphs
+from g2s.nn.model import build_model
+
+pytestmark = pytest.mark.torch
+
+CASES = [("er", 24), ("regular", 20), ("bipartite", 16), ("greedy_worst", 20), ("grid", 16)]
+MODES = [dict(screen=True, batched=False), dict(screen=True, batched=True),
+         dict(screen=False, batched=True)]
+
+
+def _random_model(seed):
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        return build_model().double().eval()
+
+
+def _batch(G):
+    return batch_graphs([G], dtype=torch.float64)
+
+
+@pytest.mark.parametrize("problem", P.PROBLEMS)
+def test_equals_literal_random_weights_every_mode(problem):
+    model = _random_model(4)
+    for family, n in CASES:
+        b = _batch(make_graph(family, n, seed=2))
+        lit = algorithm2_literal(model, problem, b, 15)
+        for mode in MODES:
+            assert algorithm2_exact(model, problem, b, 15, **mode).solutions == lit, (family, mode)
+
+
+@pytest.mark.parametrize("problem", P.PROBLEMS)
+def test_equals_literal_shipped_weights(problem):
+    model, _ = load_checkpoint(default_checkpoint(problem))
+    for family, n in [("er", 50), ("regular", 40), ("bipartite", 30)]:
+        b = _batch(make_graph(family, n, seed=9))
+        assert algorithm2_exact(model, problem, b, 15).solutions == \
+            algorithm2_literal(model, problem, b, 15)
+
+
+def test_prune_keeps_the_answer():
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    for family, n in [("regular", 60), ("er", 60), ("greedy_worst", 40)]:
+        b = _batch(make_graph(family, n, seed=1))
+        full = algorithm2_exact(model, "mvc", b, 15).solutions
+        pruned = algorithm2_exact(model, "mvc", b, 15, prune=True).solutions
+        best = min(len(S) for S in full)
+        T_best = [len(S) for S in full].index(best)
+        assert pruned[T_best] == full[T_best]
+        assert all(S is None or len(S) >= best for S in pruned)
+        assert all(S is None or S == full[i] for i, S in enumerate(pruned))
+
+
+def test_resume_after_interrupt_gives_the_same_answer(tmp_path):
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    b = _batch(make_graph("er", 80, seed=3))
+    whole = algorithm2_exact(model, "mvc", b, 15).solutions
+    state = tmp_path / "run.state"
+    part = algorithm2_exact(model, "mvc", b, 15, max_steps=7, resume=state, save_every_s=-1)
+    assert state.exists() and all(len(S) == 7 for S in part.solutions)
+    again = algorithm2_exact(model, "mvc", b, 15, resume=state, save_every_s=-1)
+    assert again.solutions == whole and not state.exists()
+
+
+def test_resume_file_of_another_graph_is_refused(tmp_path):
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    state = tmp_path / "run.state"
+    algorithm2_exact(model, "mvc", _batch(make_graph("er", 40, seed=1)), 15, max_steps=2,
+                     resume=state, save_every_s=-1)
+    with pytest.raises(ValueError, match="another graph"):
+        algorithm2_exact(model, "mvc", _batch(make_graph("er", 40, seed=2)), 15, resume=state)
+
+
+_KILLED_RUN = """
+import sys, torch
+from g2s.algorithm2 import algorithm2_exact
+from g2s.checkpoints import default_checkpoint, load_checkpoint
+from g2s.graphs import make_graph
+from g2s.nn.batch import batch_graphs
+torch.set_num_threads(1)
+model, _ = load_checkpoint(default_checkpoint("mvc"))
+b = batch_graphs([make_graph("er", 300, seed=4)], dtype=torch.float64)
+algorithm2_exact(model, "mvc", b, 15, resume=sys.argv[1], save_every_s=0.0)
+"""
+
+
+def test_kill_9_then_the_same_command_gives_the_same_answer(tmp_path):
+    state = tmp_path / "run.state"
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(state)])
+    t0 = time.time()
+    while not state.exists() and proc.poll() is None and time.time() - t0 < 300:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert state.exists(), "the run saved no resume state before it was killed"
+    assert not list(tmp_path.glob("*.tmp*"))        # atomic: no half-written file is left
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    b = _batch(make_graph("er", 300, seed=4))
+    resumed = algorithm2_exact(model, "mvc", b, 15, resume=state, max_steps=40,
+                               save_every_s=float("inf"))
+    fresh = algorithm2_exact(model, "mvc", b, 15, max_steps=40)
+    assert resumed.solutions == fresh.solutions
+
+
+@pytest.mark.parametrize("problem", P.PROBLEMS)
+def test_passed_deadline_still_returns_feasible_solutions(problem):
+    model, _ = load_checkpoint(default_checkpoint(problem))
+    G = make_graph("er", 60, seed=6)
+    res = algorithm2_exact(model, problem, _batch(G), 15, deadline=time.monotonic() - 1)
+    assert res.status == "time_limit"
+    assert all(P.is_feasible(problem, G, S) for S in res.solutions)
+
+
+def test_wl_hash_classes():
+    C = nx.cycle_graph(12)
+    A = sp.csr_matrix(nx.to_scipy_sparse_array(C, dtype=np.uint64, format="csr"))
+    h = wl_hash(A, np.zeros(12, dtype=bool), 5)
+    assert len(set(h.tolist())) == 1
+    c = np.zeros(12, dtype=bool)
+    c[0] = True
+    h = wl_hash(A, c, 3)
+    assert h[1] == h[11] and h[2] == h[10] and h[1] != h[2] and h[0] != h[1]
+    star = nx.star_graph(4)
+    A = sp.csr_matrix(nx.to_scipy_sparse_array(star, dtype=np.uint64, format="csr"))
+    h = wl_hash(A, np.zeros(5, dtype=bool), 1)
+    assert h[0] != h[1] and len(set(h[1:].tolist())) == 1
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_cuda_equals_cpu_literal():
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    G = make_graph("er", 60, seed=5)
+    lit = algorithm2_literal(model, "mvc", _batch(G), 15)
+    gpu, _ = load_checkpoint(default_checkpoint("mvc"), device="cuda")
+    b = batch_graphs([G], device="cuda", dtype=torch.float64)
+    assert algorithm2_exact(gpu, "mvc", b, 15).solutions == lit
+
+
+def test_no_resume_file_is_left_by_a_finished_run(tmp_path):
+    model, _ = load_checkpoint(default_checkpoint("mis"))
+    state = tmp_path / "s.state"
+    algorithm2_exact(model, "mis", _batch(make_graph("er", 30, seed=1)), 15, resume=state,
+                     save_every_s=-1)
+    assert not state.exists() and os.listdir(tmp_path) == []
+    assert Path(tmp_path).is_dir()
