@@ -179,8 +179,10 @@ def _solve(args) -> dict:
         from g2s.nn.device import resolve_device
         resolve_device(args.device)
         encoder = "g2s_rnn" if args.method == "g2s" else args.method
+        deadline = None if args.time_limit is None else \
+            time.monotonic() + args.time_limit - (time.perf_counter() - t_start)
         S, extra = solve_g2s(args.problem, G, checkpoint=args.checkpoint, t_max=args.t_max,
-                             device=args.device, encoder=encoder)
+                             device=args.device, encoder=encoder, deadline=deadline)
         info.update(extra)
     else:
         from g2s.heuristics import run_heuristic

@@ -36,8 +36,8 @@ from g2s.nn.model import QModel
 from g2s.problems import check_solution, utility
 from g2s.rl.env import candidate_mask
 
-__all__ = ["greedy_rollout", "algorithm2_literal", "algorithm2_fast", "solve_with_model",
-           "solve_g2s"]
+__all__ = ["greedy_rollout", "algorithm2_literal", "algorithm2_fast", "complete_with_heuristic",
+           "solve_with_model", "solve_g2s"]
 
 
 #: scores are rounded to multiples of this before the argmax, so that float rounding noise
@@ -52,11 +52,14 @@ def _vertex_scores(model: QModel, batch: GraphBatch, c: torch.Tensor, T=None, re
 
 @torch.no_grad()
 def greedy_rollout(model: QModel, problem: str, batch: GraphBatch, T: int | None = None,
-                   max_steps: int | None = None, start: torch.Tensor | None = None):
+                   max_steps: int | None = None, start: torch.Tensor | None = None,
+                   deadline: float | None = None):
     """Bool ``(N,)`` solution of the greedy policy of ``model`` (depth ``T``) on a 1-graph batch.
 
     ``max_steps`` truncates the episode and ``start`` (a bool ``(N,)`` indicator) starts it from
-    a partial solution (benchmarks only; the result may be infeasible).
+    a partial solution (benchmarks only; the result may be infeasible); after ``deadline`` (a
+    ``time.monotonic()`` value) the partial solution is returned (see
+    :func:`complete_with_heuristic`).
     """
     c = torch.zeros(batch.num_nodes, dtype=torch.bool, device=batch.device) if start is None \
         else start.to(device=batch.device, dtype=torch.bool).clone()
@@ -64,7 +67,7 @@ def greedy_rollout(model: QModel, problem: str, batch: GraphBatch, T: int | None
     while max_steps is None or steps < max_steps:
         steps += 1
         cand = candidate_mask(problem, batch, c)
-        if not bool(cand.any()):
+        if not bool(cand.any()) or (deadline is not None and time.monotonic() > deadline):
             return c
         score = _vertex_scores(model, batch, c.to(batch.adj.dtype), T=T)
         a = torch.argmax(score.masked_fill(~cand, float("-inf")))
@@ -111,6 +114,20 @@ def algorithm2_fast(model: QModel, problem: str, batch: GraphBatch, t_max: int =
     return res.solutions
 
 
+def complete_with_heuristic(problem: str, G: nx.Graph, S: set) -> set:
+    """A feasible solution containing the partial solution ``S`` (a rollout cut short by a
+    deadline): MVC covers the uncovered edges with the greedy heuristic, MIS adds the greedy
+    independent set of the vertices still free; any set is a cut, so max cut keeps ``S``."""
+    from g2s.heuristics import max_independent_set_greedy, min_vertex_cover_greedy
+    S = set(S)
+    if problem == "mvc":
+        return S | min_vertex_cover_greedy(G.subgraph(set(G) - S).copy())
+    if problem == "mis":
+        blocked = S | {u for v in S for u in G[v]}
+        return S | max_independent_set_greedy(G.subgraph(set(G) - blocked).copy())
+    return S
+
+
 def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, device="cpu",
                      fast: bool = True, prune: bool = False, deadline: float | None = None,
                      resume=None) -> tuple[set, dict]:
@@ -140,7 +157,10 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     elif model.variable_depth:
         columns = algorithm2_literal(model, problem, batch, t_max)
     else:
-        columns = [set(torch.nonzero(greedy_rollout(model, problem, batch)).squeeze(1).tolist())]
+        c = greedy_rollout(model, problem, batch, deadline=deadline)
+        columns = [set(torch.nonzero(c).squeeze(1).tolist())]
+        if deadline is not None and time.monotonic() > deadline:
+            columns, status = [complete_with_heuristic(problem, H, columns[0])], "time_limit"
     best, values = _best(problem, H, columns)
     S = {nodes[i] for i in columns[best]}
     value = check_solution(problem, G, S)
@@ -151,10 +171,13 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
 
 
 def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int | None = None,
-              device="cpu", encoder: str = "g2s_rnn") -> tuple[set, dict]:
+              device="cpu", encoder: str = "g2s_rnn",
+              deadline: float | None = None) -> tuple[set, dict]:
     """``g2s solve --method g2s|s2v|...``: a shipped (or given) checkpoint on a user's graph.
 
-    ``t_max`` defaults to the ``T_max`` stored in the checkpoint's model config."""
+    ``t_max`` defaults to the ``T_max`` stored in the checkpoint's model config; ``deadline``
+    (a ``time.monotonic()`` value, from ``--time-limit``) cuts the learned policy short and
+    completes the solution greedily (``status: time_limit``)."""
     path = Path(checkpoint) if checkpoint is not None else shipped_checkpoint(encoder, problem)
     if not path.is_file():
         raise ValueError(f"no such checkpoint: {path}")
@@ -167,6 +190,6 @@ def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int | None = No
         raise ValueError(f"checkpoint {path.name} holds a {holds} model, not {encoder}; pass "
                          f"--method {'g2s' if holds == 'g2s_rnn' else holds}")
     t_max = default_t_max(meta) if t_max is None else t_max
-    S, info = solve_with_model(model, problem, G, t_max=t_max, device=device)
+    S, info = solve_with_model(model, problem, G, t_max=t_max, device=device, deadline=deadline)
     info["checkpoint"] = str(path)
     return S, info

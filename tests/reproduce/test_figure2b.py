@@ -1,0 +1,74 @@
+"""Figure 2(b)'s rules on hand-made inputs (reproduce/figure2b.py ``derive_verdicts``).
+
+Invariants (one test each):
+* a missing G2S-RNN cell keeps fig2-table and intro-25k pending, while the Structure2Vec
+  comparison with the paper is decided from what is there;
+* G2S-RNN at least 100 nodes below Structure2Vec on every graph confirms fig2-table, a cell
+  where it fails on every graph refutes it, a mixed cell is inconclusive;
+* Structure2Vec within 2% of the paper's sizes confirms fig2-table-structure2vec, else it is
+  not reproduced;
+* intro-25k is confirmed at ratio <= 1.10 on both 25,000-vertex cells and refuted above.
+"""
+
+from reproduce import figure2b as F
+
+CELLS = [("sparse_er", 10_000), ("sparse_er", 25_000), ("sparse_bipartite", 10_000),
+         ("sparse_bipartite", 25_000)]
+
+
+def _result(g2s=None, s2v=None, ref=None, graphs=1):
+    """Per-graph cover sizes: ``g2s[(family, n)] = [sizes per graph]`` (None: absent)."""
+    inst, cells = [], {}
+    for f, n in CELLS:
+        paper = F.PAPER[(f, n)]
+        gs = (g2s or {}).get((f, n), [paper["g2s_rnn"]] * graphs)
+        ss = (s2v or {}).get((f, n), [paper["s2v"]] * graphs)
+        rs = (ref or {}).get((f, n), [paper["g2s_rnn"] - 10] * graphs)
+        for i in range(graphs):
+            results = {}
+            if gs is not None:
+                results["g2s_rnn"] = {"objective": gs[i]}
+            if ss is not None:
+                results["s2v"] = {"objective": ss[i]}
+            row = {"family": f, "n": n, "index": i, "results": results,
+                   "reference": {"objective": rs[i], "bound": rs[i]}}
+            if f == "sparse_bipartite":
+                row["trivial_cover"] = n // 2
+            inst.append(row)
+    raw = {"families": list(F.FAMILIES), "sizes": [10_000, 25_000], "methods": list(F.METHODS),
+           "instances": inst}
+    cells = F.summarise(raw)["cells"]
+    return {**raw, "cells": cells}
+
+
+def test_missing_g2s_cell_is_pending_but_s2v_is_decided():
+    r = _result(g2s={("sparse_er", 25_000): None})
+    v = F.derive_verdicts(r)
+    assert v["fig2-table"]["verdict"] == "pending"
+    assert v["intro-25k"]["verdict"] == "pending"
+    assert v["fig2-table-structure2vec"]["verdict"] == "confirmed"
+
+
+def test_margin_everywhere_confirms_and_a_failing_cell_refutes():
+    assert F.derive_verdicts(_result())["fig2-table"]["verdict"] == "confirmed"
+    bad = {("sparse_er", 10_000): [6600]}            # G2S-RNN above Structure2Vec - 100
+    assert F.derive_verdicts(_result(g2s=bad))["fig2-table"]["verdict"] == "refuted"
+
+
+def test_mixed_cell_is_inconclusive():
+    g2s = {("sparse_er", 10_000): [6444, 6500, 6444]}
+    s2v = {("sparse_er", 10_000): [6557, 6557, 6557]}
+    r = _result(g2s=g2s, s2v=s2v, graphs=3)
+    assert F.derive_verdicts(r)["fig2-table"]["verdict"] == "inconclusive"
+
+
+def test_structure2vec_far_from_the_paper_is_not_reproduced():
+    s2v = {("sparse_er", 10_000): [8481]}
+    v = F.derive_verdicts(_result(s2v=s2v))["fig2-table-structure2vec"]
+    assert v["verdict"] == "not-reproduced"
+
+
+def test_intro_25k_bound():
+    assert F.derive_verdicts(_result())["intro-25k"]["verdict"] == "confirmed"
+    far = {("sparse_bipartite", 25_000): [14_000]}
+    assert F.derive_verdicts(_result(g2s=far))["intro-25k"]["verdict"] == "refuted"
