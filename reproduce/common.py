@@ -1,6 +1,7 @@
 """The contract every reproduce script follows (see DESIGN.md, "Contracts").
 
-``python reproduce/NAME.py [--profile smoke|ci|paper] [--out DIR] [--seed N] [--workers N]``
+``python reproduce/NAME.py [--profile smoke|ci|paper] [--out DIR] [--seed N] [--workers N]
+[--scheduler ADDRESS]``
 writes ``NAME.png``, ``NAME.pdf`` and ``NAME.json`` into ``--out`` (default ``paper_figures/``).
 The JSON holds every plotted number plus provenance: profile, seed, package version, git commit
 and wall time.  Finished units of long work are cached on disk (:class:`UnitCache`), keyed by
@@ -56,6 +57,10 @@ def make_parser(name: str, description: str, seed: bool = True) -> argparse.Argu
                        help="master random seed (default: 0)")
     p.add_argument("--workers", type=argtypes.positive_int, default=1,
                    help="worker processes for independent units of work (default: 1)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the units on a Dask cluster: a scheduler's address "
+                        "(tcp://HOST:8786), or 'local' for a LocalCluster of --workers "
+                        "processes (needs the cluster extra; see reproduce/engine.py)")
     p.add_argument("--cache-dir", type=argtypes.output_dir, default=None,
                    help="cache of finished work units (default: OUT/.cache/NAME)")
     p.add_argument("--no-cache", action="store_true", help="recompute every unit of work")
@@ -133,6 +138,27 @@ class UnitCache:
         """Whether a sound finished unit for ``key`` is on disk (always False when disabled)."""
         return self.enabled and self._load(key, validate)[0]
 
+    def resume_path(self, key: dict, suffix: str = ".pt") -> Path | None:
+        """Where a long unit keeps its own resume state (``ROOT/resume/DIGEST.pt``, beside the
+        cache, so a worker that shares the cache shares it); None when disabled."""
+        return self.root / "resume" / (self._path(key).stem + suffix) if self.enabled else None
+
+    def load(self, key: dict, validate=None) -> tuple[bool, Any]:
+        """``(True, value)`` for a sound finished unit, else ``(False, None)`` (also when
+        disabled)."""
+        return self._load(key, validate) if self.enabled else (False, None)
+
+    def put(self, key: dict, value: Any) -> Any:
+        """Cache ``value`` for ``key`` (atomically; nothing when disabled); return it as
+        stored (plain JSON types)."""
+        return self._write(key, value) if self.enabled else _jsonable(value)
+
+    def _write(self, key: dict, value: Any) -> Any:
+        value, k = _jsonable(value), _jsonable(key)
+        atomic_write_json(self._path(key), {"key": k, "value": value,
+                                            "sha256": self._checksum(k, value)})
+        return value
+
     def get_or_compute(self, key: dict, fn: Callable[[], Any], validate=None) -> Any:
         """The cached value of ``key``, else ``fn()`` (then cached).  ``validate(key, value)``
         returns why a cached value cannot be trusted (a string), or None."""
@@ -140,12 +166,7 @@ class UnitCache:
             ok, value = self._load(key, validate)
             if ok:
                 return value
-        value = _jsonable(fn())
-        if self.enabled:
-            k = _jsonable(key)
-            atomic_write_json(self._path(key), {"key": k, "value": value,
-                                                "sha256": self._checksum(k, value)})
-        return value
+        return self._write(key, fn()) if self.enabled else _jsonable(fn())
 
 
 class Run:
@@ -165,6 +186,7 @@ class Run:
             "profile": self.args.profile,
             "seed": getattr(self.args, "seed", None),
             "workers": self.args.workers,
+            "scheduler": getattr(self.args, "scheduler", None),
             "package_version": package_version(),
             "git_commit": git_commit(),
             "python": sys.version.split()[0],

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from reproduce.common import Run, script_main
+from reproduce.engine import Job, run_jobs
 
 __all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluate_grid",
            "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG"]
@@ -25,12 +26,26 @@ CODE_TAG = "grid-v1"
 
 
 def add_model_options(parser) -> None:
-    """``--device`` and ``--checkpoint-dir``, shared by the scripts that evaluate models."""
+    """``--device``, ``--checkpoint-dir`` and ``--import-units``, shared by the scripts that
+    evaluate models."""
     parser.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
     parser.add_argument("--checkpoint-dir", type=Path, default=None,
                         help="evaluate the G2S-RNN checkpoints in this folder instead of the "
                              "shipped ones (e.g. g2s/checkpoints/early20k, with --out to keep "
                              "both)")
+    parser.add_argument("--import-units", type=_readable_file, default=None, metavar="FILE",
+                        help="JSON lines of model units computed elsewhere (a GPU machine, a "
+                             "cluster): each matched to a unit of this grid, its graph "
+                             "fingerprint compared and its solution re-checked, then cached "
+                             "(reproduce/unit_import.py)")
+
+
+def _readable_file(text: str) -> Path:
+    import argparse
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{text}: no such file")
+    return path
 
 
 def model_script(name: str, doc: str, argv, produce, derive, extra=None) -> Path:
@@ -111,8 +126,12 @@ def sha(path: Path) -> str:
 
 
 def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
-                  checkpoint: str | None, device: str, t_max: int) -> dict:
-    """One method on one certified instance; the solution is checked feasible."""
+                  checkpoint: str | None, device: str, t_max: int,
+                  resume: str | None = None) -> dict:
+    """One method on one certified instance; the solution is checked feasible.  ``resume``:
+    where Algorithm 2 keeps its resume state (:func:`g2s.algorithm2.algorithm2_exact`, saved
+    every 5 minutes, removed when done), so a pre-empted long unit continues; decisions are
+    deterministic, so the answer does not depend on it."""
     from g2s.certificates import instance_graph
     from g2s.problems import check_solution
     G = instance_graph(family, n, index)
@@ -124,7 +143,10 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
         from g2s.checkpoints import load_checkpoint
         from g2s.evaluate import solve_with_model
         model, _ = load_checkpoint(checkpoint, device=device)
-        S, info = solve_with_model(model, problem, G, t_max=t_max, device=device)
+        if resume is not None:
+            Path(resume).parent.mkdir(parents=True, exist_ok=True)
+        S, info = solve_with_model(model, problem, G, t_max=t_max, device=device,
+                                   resume=resume if model.variable_depth else None)
     return {"objective": check_solution(problem, G, S), "best_T": info.get("best_T"),
             "time_s": round(time.time() - t0, 3), "solution": sorted(S)}
 
@@ -150,8 +172,32 @@ def validate_unit(key: dict, value) -> str | None:
     return None
 
 
-def _unit(args):
-    return evaluate_unit(*args)
+#: peak memory of one unit, from benchmarks/results/algorithm2.json (Algorithm 2, one torch
+#: thread: 265 MiB at n = 400, 871 MiB at n = 3,200 with 1.9M edges, 1,303 MiB at n = 25,000
+#: with 94k edges), rounded up: a base process, per vertex (the T_max rollouts' states) and per
+#: edge (the sparse adjacency in two precisions); a heuristic needs the graph only
+MEMORY_BASE, MEMORY_PER_VERTEX, MEMORY_PER_EDGE = 320 * 2**20, 40 * 2**10, 400
+
+
+def unit_memory(n: int, edges: int | None, model: bool) -> int:
+    """The memory (bytes) a grid unit declares to the engine (:class:`reproduce.engine.Job`);
+    ``edges`` None (not certified yet): the densest family's ``n^2 / 4``."""
+    m = n * n // 4 if edges is None else edges
+    return MEMORY_BASE + MEMORY_PER_EDGE * m + (MEMORY_PER_VERTEX * n if model else 0)
+
+
+def _edge_counts(problem: str, instances) -> dict:
+    """``(family, n, index) -> edges`` from the stored certificates (None when absent)."""
+    from g2s.certificates import load_certificates
+    stored = {f: load_certificates(problem, f) for f in {f for f, _, _ in instances}}
+    return {(f, n, i): stored[f].get(f"{n}/{i}", {}).get("num_edges")
+            for f, n, i in instances}
+
+
+def _resume_path(run: Run, key: dict, checkpoint) -> str | None:
+    """Where a model unit keeps its resume state (:meth:`UnitCache.resume_path`)."""
+    path = run.cache.resume_path(key) if checkpoint is not None else None
+    return None if path is None else str(path)
 
 
 def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: dict,
@@ -163,8 +209,6 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
     ``max_size`` optionally caps the sizes a method is run at (``{name: n}``; e.g. the WL
     embedding, which the paper restricts to small graphs).
     """
-    from tqdm import tqdm
-
     from g2s.certificates import reference
     from g2s.problems import approximation_ratio
     max_size = max_size or {}
@@ -187,17 +231,14 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         ck = None if methods[m] is None else str(methods[m])
         return (problem, f, n, i, m, ck, device, t_max)
 
-    todo = [u for u in units if not run.cache.contains(key(u), validate_unit)]
-    if run.args.workers > 1 and todo:
-        from multiprocessing import get_context
-        with get_context("spawn").Pool(run.args.workers) as pool:
-            for u, val in zip(todo, tqdm(pool.imap(_unit, [args(u) for u in todo]),
-                                         total=len(todo), desc=run.name)):
-                run.cache.get_or_compute(key(u), lambda val=val: val)
-    results = {}
-    for u in tqdm(units, desc=run.name, disable=bool(todo) and run.args.workers > 1):
-        results[u] = run.cache.get_or_compute(key(u), lambda u=u: evaluate_unit(*args(u)),
-                                              validate=validate_unit)
+    if getattr(run.args, "import_units", None) is not None:
+        from reproduce.unit_import import import_units
+        import_units(run, run.args.import_units, problem, units, key, hashes, t_max)
+    edges = _edge_counts(problem, instances)
+    jobs = [Job(key(u), evaluate_unit, args(u) + (_resume_path(run, key(u), methods[u[3]]),),
+                memory=unit_memory(u[1], edges.get(u[:3]), methods[u[3]] is not None),
+                validate=validate_unit) for u in units]
+    results = dict(zip(units, run_jobs(run, jobs)))
     rows = []
     for f, n, i in instances:
         ref = reference(problem, f, n, i)

@@ -305,10 +305,8 @@ def compute(args, run) -> dict:
     prof = PROFILES[args.profile]
     g, seed = prof["graphs"], args.seed
     rec = prof["recovery"]
-    pool = None
-    if args.workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
-        pool = ProcessPoolExecutor(args.workers)
+    from reproduce.engine import open_pool
+    pool = open_pool(args)  # None (serial), a process pool or a Dask client (--scheduler)
     try:
         from tqdm import tqdm
         kind, n, d = prof["knn"]

@@ -1,0 +1,212 @@
+"""Where units of work run: this process, a local process pool, or a Dask cluster.
+
+Every grid of units in ``reproduce/`` (:func:`reproduce.grid.evaluate_grid` and Figures 2, 3,
+4, 6; Theorem 1's sweep; Appendix D.3's units; ``train_all.py``) runs through :func:`open_pool`
+and :func:`run_jobs`, chosen by two options:
+
+* ``--workers 1`` (default): one unit after another in this process;
+* ``--workers N``: a local process pool (``concurrent.futures``, spawn).  It stays the
+  default for one machine: it needs nothing beyond the core dependencies and starts in about
+  a second, where a Dask ``LocalCluster`` takes several (``benchmarks/bench_dask.py``);
+* ``--scheduler ADDRESS`` (``tcp://HOST:8786``): the units go to a running Dask scheduler
+  (``pip install -e ".[cluster]"``); ``--scheduler local`` starts a Dask ``LocalCluster``
+  of ``--workers`` single-threaded worker processes (to use Dask's dashboard on one machine).
+
+Same results anywhere: a unit is a module-level function of its arguments, cached under a key
+of everything that determines it (:class:`reproduce.common.UnitCache`), and it uses no global
+state, so its result does not depend on the worker or the order.  This process (the client)
+writes each result atomically as it arrives, so a killed client resumes from the cache; Dask
+re-runs only the units a lost worker held.  Values are returned in submission order.  A Dask
+worker refuses to run a unit when its sources differ from the client's
+(:func:`reproduce._worker.code_digest`), so a stale checkout cannot mix two code versions.
+
+Memory: every job declares its peak memory in bytes (:attr:`Job.memory`).  When the workers
+advertise a ``memory`` resource (``dask worker --resources memory=8e9``; ``--scheduler local``
+gives each worker its memory limit) a running unit holds that much of it, so two
+25,000-vertex units are never scheduled together on a worker too small for both, and a unit
+larger than every worker's ``memory`` is refused before anything is submitted.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "DaskPool"]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+#: ``--scheduler local``: start a Dask LocalCluster in this process
+LOCAL = "local"
+#: the memory a job declares when it does not say (a Python process with numpy, torch loaded)
+DEFAULT_MEMORY = 512 * 2**20
+
+
+@dataclass
+class Job:
+    """One unit of work: ``fn(*args)`` (``fn`` importable at module level), cached under
+    ``key`` (None: not cached) and re-checked by ``validate(key, value)`` when read back."""
+    key: dict | None
+    fn: Callable
+    args: tuple = ()
+    memory: int = DEFAULT_MEMORY
+    validate: Callable | None = None
+
+
+#: what Dask's nanny sets in every worker (``distributed.nanny.pre-spawn-environ``): one thread
+#: per numerical library, since the workers already fill the cores (several OpenMP threads
+#: per worker spin against each other: figure3 --profile smoke took 15 min instead of 25 s
+#: with 2 workers on the loaded 2-core machine)
+SINGLE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                     "OPENBLAS_NUM_THREADS": "1"}
+
+
+def _single_thread() -> None:
+    import os
+    os.environ.update(SINGLE_THREAD_ENV)
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+class _Pool:
+    """The local process pool (spawn, so torch and threads start clean in every worker; one
+    thread per worker, as Dask's workers)."""
+
+    def __init__(self, workers: int):
+        from multiprocessing import get_context
+        self.pool = cf.ProcessPoolExecutor(workers, mp_context=get_context("spawn"),
+                                           initializer=_single_thread)
+
+    def submit(self, fn, *args, memory: int | None = None):
+        return self.pool.submit(fn, *args)
+
+    @staticmethod
+    def as_completed(futures):
+        return cf.as_completed(futures)
+
+    def shutdown(self):
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskPool:
+    """A Dask client (to ``address``, or to a LocalCluster of ``workers`` processes) with the
+    interface of :class:`concurrent.futures.Executor` that the scripts use."""
+
+    def __init__(self, address: str, workers: int = 1):
+        try:
+            import cloudpickle
+            import distributed
+        except ImportError:
+            raise SystemExit('--scheduler needs Dask: pip install -e ".[cluster]"') from None
+        from reproduce import _worker
+        cloudpickle.register_pickle_by_value(_worker)
+        self._distributed, self._call = distributed, _worker.call
+        self.digest = _worker.code_digest(str(REPO_ROOT))
+        self.cluster = None
+        if address == LOCAL:
+            from distributed.system import MEMORY_LIMIT
+            per = int(MEMORY_LIMIT // workers)
+            self.cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, memory_limit=per,
+                resources={"memory": per})
+            self.client = distributed.Client(self.cluster)
+        else:
+            try:
+                self.client = distributed.Client(address, timeout="30s")
+            except OSError as exc:
+                raise SystemExit(f"--scheduler {address}: cannot connect ({exc})") from None
+        self._capacity = None
+        print(f"dask: scheduler {self.client.scheduler.address}, dashboard "
+              f"{self.client.dashboard_link}", file=sys.stderr, flush=True)
+
+    def memory_capacity(self) -> int:
+        """The largest ``memory`` resource of a worker (0 when the workers declare none);
+        waits for the first worker to join."""
+        if self._capacity is None:
+            info = self.client.scheduler_info(n_workers=-1)["workers"]
+            if not info:
+                print("dask: waiting for a worker to join", file=sys.stderr, flush=True)
+                self.client.wait_for_workers(1)
+                info = self.client.scheduler_info(n_workers=-1)["workers"]
+            caps = [w.get("resources", {}).get("memory", 0) for w in info.values()]
+            self._capacity = int(max(caps)) if all(caps) else 0
+            if not self._capacity:
+                print("dask: the workers declare no 'memory' resource, so units are not "
+                      "packed by memory (dask worker --resources memory=BYTES)",
+                      file=sys.stderr, flush=True)
+        return self._capacity
+
+    def submit(self, fn, *args, memory: int | None = None):
+        from dask.base import tokenize
+        need, kw = int(memory or DEFAULT_MEMORY), {}
+        cap = self.memory_capacity()
+        if cap:
+            if need > cap:
+                raise SystemExit(f"a unit of {fn.__name__} declares {need / 2**30:.2f} GiB, more "
+                                 f"than any worker's memory resource ({cap / 2**30:.2f} GiB)")
+            kw["resources"] = {"memory": need}
+        target = f"{fn.__module__}:{fn.__qualname__}"
+        return self.client.submit(self._call, str(REPO_ROOT), self.digest, target, args,
+                                  key=f"{fn.__name__}-{tokenize(target, args)}", **kw)
+
+    def as_completed(self, futures):
+        return self._distributed.as_completed(futures)
+
+    def shutdown(self):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def open_pool(args) -> _Pool | DaskPool | None:
+    """The pool ``args`` ask for (``--scheduler``, ``--workers``); None: run in this process.
+    The caller calls ``shutdown()`` when done."""
+    scheduler, workers = getattr(args, "scheduler", None), getattr(args, "workers", 1)
+    if scheduler:
+        return DaskPool(scheduler, workers)
+    return _Pool(workers) if workers > 1 else None
+
+
+def run_jobs(run, jobs: list[Job], desc: str | None = None, pool=None) -> list[Any]:
+    """The values of ``jobs``, in order: sound cached ones read back, the rest computed by
+    ``pool`` (default: :func:`open_pool` of ``run.args``, opened only when something is
+    missing) and cached by this process as each arrives, with a progress bar."""
+    from tqdm import tqdm
+    values, todo = [None] * len(jobs), []
+    for i, job in enumerate(jobs):
+        found, value = run.cache.load(job.key, job.validate) if job.key is not None \
+            else (False, None)
+        if found:
+            values[i] = value
+        else:
+            todo.append(i)
+    if not todo:
+        return values
+    own = pool is None
+    pool = open_pool(run.args) if own else pool
+    bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc=desc or run.name)
+    try:
+        if pool is None:
+            for i in todo:
+                values[i] = _store(run, jobs[i], jobs[i].fn(*jobs[i].args))
+                bar.update()
+        else:
+            futures = [pool.submit(jobs[i].fn, *jobs[i].args, memory=jobs[i].memory)
+                       for i in todo]
+            index = {id(f): i for f, i in zip(futures, todo)}
+            for fut in pool.as_completed(futures):
+                i = index[id(fut)]
+                values[i] = _store(run, jobs[i], fut.result())
+                bar.update()
+    finally:
+        bar.close()
+        if own and pool is not None:
+            pool.shutdown()
+    return values
+
+
+def _store(run, job: Job, value):
+    return run.cache.put(job.key, value) if job.key is not None else value
