@@ -179,50 +179,94 @@ def example_unit(model) -> dict:
 def graphs_per_size(family: str, count: int) -> int:
     return 1 if family == "greedy_worst" else count   # the worst case is deterministic
 
+def state_job(path: str, sha: str, family: str, n: int, index: int) -> dict:
+    """:func:`state_unit` of the checkpoint at ``path`` (a job: runs on any worker)."""
+    return state_unit(_model(path, sha), family, n, index)
+
+
+def depth_job(path: str, sha: str, family: str, n: int, index: int) -> dict:
+    """:func:`depth_unit` of the checkpoint at ``path`` (a job)."""
+    return depth_unit(_model(path, sha), family, n, index)
+
+
+def latch_job(paths: dict, shas: dict, family: str, index: int) -> dict:
+    """:func:`latch_unit` of the checkpoints ``name -> path`` (a job)."""
+    return latch_unit({k: _model(p, shas[k]) for k, p in paths.items()}, family, index)
+
+
+def _model(path: str, sha: str):
+    """The model at ``path``, refused unless its weights are those the key names."""
+    model, got = load_model(Path(path))
+    if got != sha:
+        raise RuntimeError(f"{path} changed while the run was going (sha {got}, key {sha})")
+    return model
+
+
+class _Slot(int):
+    """Where the value of job number ``int(self)`` goes in the raw result."""
+
+
+def _fill(obj, values):
+    if isinstance(obj, _Slot):
+        return values[obj]
+    if isinstance(obj, dict):
+        return {k: _fill(v, values) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_fill(v, values) for v in obj]
+    return obj
+
+
 def compute(run: Run) -> dict:
-    """Every unit of work (cached on disk, keyed by the checkpoints' hashes)."""
+    """Every unit of work (cached on disk, keyed by the checkpoints' hashes), run through
+    :func:`reproduce.engine.run_jobs` (``--workers``, ``--scheduler``)."""
+    from reproduce.engine import Job, run_jobs
     P = S.D3_PROFILES[run.args.profile]
     raw = {"states": {}, "depth": {}, "latch": {}, "checkpoints": {}}
+    jobs = []
 
-    def cached(kind, key, fn):
-        return run.cache.get_or_compute({"name": NAME, "unit": kind, "version": VERSION, **key},
-                                        fn)
+    def job(kind, key, fn, *args):
+        jobs.append(Job({"name": NAME, "unit": kind, "version": VERSION, **key}, fn, args))
+        return _Slot(len(jobs) - 1)
 
     for variant in P["variants"]:
         for seed in P["seeds"]:
-            model, sha = load_model(checkpoint(variant, seed))
+            path = checkpoint(variant, seed)
+            sha = load_model(path)[1]
             raw["checkpoints"][f"{variant}_s{seed}"] = sha
             for f in S.D3_FAMILIES:
                 for n in P["sizes"]:
-                    units = [cached("state", {"sha": sha, "family": f, "n": n, "index": i},
-                                    lambda m=model, f=f, n=n, i=i: state_unit(m, f, n, i))
+                    units = [job("state", {"sha": sha, "family": f, "n": n, "index": i},
+                                 state_job, str(path), sha, f, n, i)
                              for i in range(graphs_per_size(f, P["count"]))]
                     raw["states"].setdefault(variant, {}).setdefault(f, {}) \
                         .setdefault(str(n), []).append(units)
             if variant == "shipped":
                 for f in S.D3_FAMILIES:
                     for n in P["depth_sizes"]:
-                        units = [cached("depth", {"sha": sha, "family": f, "n": n, "index": i},
-                                        lambda m=model, f=f, n=n, i=i: depth_unit(m, f, n, i))
+                        units = [job("depth", {"sha": sha, "family": f, "n": n, "index": i},
+                                     depth_job, str(path), sha, f, n, i)
                                  for i in range(graphs_per_size(f, P["depth_count"]))]
                         raw["depth"].setdefault(f, {}).setdefault(str(n), []).append(units)
-        print(f"  {variant}: states done")
-    models = {f"g2s_s{s}": load_model(checkpoint("shipped", s)) for s in P["seeds"]}
+    paths = {f"g2s_s{s}": checkpoint("shipped", s) for s in P["seeds"]}
+    models = {k: load_model(p) for k, p in paths.items()}
     try:
         models["s2v"] = load_model(checkpoint("s2v"))
+        paths["s2v"] = checkpoint("s2v")
         raw["checkpoints"]["s2v"] = models["s2v"][1]
     except (OSError, RuntimeError, KeyError) as exc:  # being retrained: compare without it
         raw["s2v_error"] = repr(exc)
     for name in S.D3_PLANTED:
         if checkpoint(name).exists():
             models[name] = load_model(checkpoint(name))
+            paths[name] = checkpoint(name)
             raw["checkpoints"][name] = models[name][1]
     shas = {k: v[1] for k, v in models.items()}
+    paths = {k: str(p) for k, p in paths.items()}
     for f in ("planted", "er"):
-        raw["latch"][f] = [cached("latch", {"shas": shas, "family": f, "index": i,
-                                            "latch_version": LATCH_VERSION},
-                                  lambda f=f, i=i: latch_unit({k: v[0] for k, v in
-                                                               models.items()}, f, i))
+        raw["latch"][f] = [job("latch", {"shas": shas, "family": f, "index": i,
+                                         "latch_version": LATCH_VERSION},
+                               latch_job, paths, shas, f, i)
                            for i in range(P["latch_count"])]
+    raw = _fill(raw, run_jobs(run, jobs, desc=NAME))
     raw["pca_example"] = example_unit(models["g2s_s0"][0])
     return raw
