@@ -1,5 +1,5 @@
 """Algorithm 2 of arXiv:1802.04948 (Appendix C) at the paper's scale: the literal algorithm's
-decisions, computed mostly in float32.
+decisions, computed faster.
 
 Algorithm 2 runs the greedy policy of G2S-RNN(T) for ``T = 1..T_max`` and keeps the best
 solution.  Each greedy step of rollout ``T`` evaluates the Graph2Seq evolution ``x(1..T)``,
@@ -12,34 +12,37 @@ Its decisions define the answer; this module reproduces them faster.
 
 How a decision is made here (per rollout and greedy step):
 
-1. **Screen in float32.**  A lean evolution (one stacked ``16 x 32`` product per step serves
-   ``W_{G,1}`` and ``W_4``, in-place ``relu``, ``lerp`` for the gate, float32 sparse products:
-   MKL's float32 sparse path is 2-7x faster than float64) gives ``s32(v)`` for every vertex.
-   ``C`` is the set of candidates with ``s32(v) >= max s32 - 2 delta - q``, where ``delta`` is
-   :data:`RELATIVE_MARGIN` times the largest absolute term sum ``|w_{Q,3}|^T relu(W_{Q,4} y_v)``
-   (the scale of the score before cancellation) and ``q`` the score quantum.
-2. **One survivor:** it is the literal's choice whenever every float32 score is within
-   ``delta`` of its float64 value.  This is an *empirical* bound, not a proven one: a rigorous
-   a-priori bound through 15 rounds of ``relu(W A x)`` grows like ``(||W|| deg)^t`` and is
-   useless on dense graphs.  The measured float32 error is below ``1e-5`` relative (3,200 and
-   25,000 vertices, ``benchmarks/results/algorithm2.json`` records the largest error seen),
-   and ``RELATIVE_MARGIN = 1e-4`` keeps a safety factor of at least 10; the tests and the
-   benchmark compare every solution with the literal algorithm.
-3. **Several survivors, all exactly tied:** the score of ``v`` at depth ``T`` is a function of
-   ``v``'s colour after ``T`` rounds of 1-WL colour refinement started from ``c`` (Graph2Seq is
-   a message-passing network: ``x_v(t)`` depends on ``c_v`` and the multiset of the
-   neighbours' ``x(t-1)``; the gate and the Q-network add only per-graph terms).  Vertices of
-   one colour therefore have equal scores in exact arithmetic, the literal's quantised float64
-   scores tie, and its argmax takes the smallest index.  Colours are compared through a 64-bit
-   multiset hash (splitmix64 mixing, wrapping sums; a false tie needs a 64-bit collision).
-4. **Otherwise** the literal's own float64 computation
-   (:func:`g2s.evaluate._vertex_scores` on the float64 model) decides, bit for bit as the
+1. **A lean evolution** (one stacked ``16 x 32`` product per step serves ``W_{G,1}`` and
+   ``W_4``, in-place ``relu``, ``lerp`` for the gate, reused layouts) gives a score ``s(v)`` for
+   every vertex and its scale, the largest absolute term sum ``|w_{Q,3}|^T relu(W_{Q,4} y_v)``
+   over the candidates.  Its arithmetic differs from the literal's in order, not in precision.
+2. **Float64 (default).**  The literal decides by ``k(v) = round(s_lit(v) / q)``.  Where
+   ``s(v) / q`` is farther than the noise bound ``eps`` from a rounding boundary, ``k(v)`` is
+   certain; when every candidate that could reach the largest certain ``k`` is certain, the
+   literal's choice is the first candidate of the largest ``k``.  ``eps`` is
+   ``max(2e-11, 10 x the largest measured |s - s_lit|)`` times the scale: the measured
+   difference is ~1e-15 of the scale (at most 1.7e-12 seen), and every re-check and every
+   64th decision measures it again on every candidate.
+3. **Float32 screen (``screen=True``).**  Float32 sparse products are 2-7x faster in MKL.
+   ``C`` is the set of candidates with ``s32(v) >= max s32 - 2 delta - q``, ``delta`` being
+   :data:`RELATIVE_MARGIN` (or 10x the largest float32 error measured so far) times the scale.
+   One survivor is the literal's choice whenever every float32 score is within ``delta`` of its
+   float64 value.  Several survivors of one 1-WL colour (after ``T`` rounds of refinement from
+   ``c``) are an exact tie: Graph2Seq is a message-passing network, ``x_v(t)`` depends on
+   ``c_v`` and the multiset of the neighbours' ``x(t-1)`` and the gate and the Q-network add
+   only per-graph terms, so the literal takes the smallest index (colours are compared through
+   a 64-bit multiset hash; a false tie needs a 64-bit collision; used only where the literal's
+   own float64 noise cannot split a tie).
+4. **Otherwise** the literal's own float64 computation (the operations of
+   :func:`g2s.evaluate._vertex_scores` on the float64 model) decides, bit for bit as the
    literal would.
 
-So a decision differs from the literal only if a float32 error exceeds ``delta`` (never seen),
-on a hash collision, or when the literal's own float64 rounding splits an exact tie across a
-quantum boundary (probability about ``1e-6`` per tied decision; the literal's answer then
-depends on its summation order, and this path takes the exact-arithmetic answer).
+The bounds in 2 and 3 are *empirical*, not proven: a rigorous a-priori bound through 15 rounds
+of ``relu(W A x)`` grows like ``(||W|| deg)^t`` and is useless on dense graphs.  They adapt to
+the errors measured during the run, and the tests and the benchmark compare every solution
+with the literal algorithm.  A decision can differ from the literal's only if an error exceeds
+its bound (never seen), on a hash collision, or when the literal's own float64 rounding splits
+an exact tie across a quantum boundary (its answer then depends on its summation order).
 
 Further levers, each answer-preserving:
 
@@ -222,11 +225,12 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     ``model`` is the float64 model and ``batch`` a one-graph float64 batch (as for
     :func:`g2s.evaluate.algorithm2_literal`); the float32 copy is made here.  ``batched``
     evaluates every distinct state in one stacked evolution (default on CUDA); on a CPU one
-    state at a time keeps the working set in cache.  ``screen`` (default on a CPU) screens in
-    float32 as described above, switching a rollout to float64 screening once more than a
-    quarter of its recent float32 decisions needed the literal's re-check; without it every
-    evolution runs in float64 (default on CUDA, where float64 costs little) and only near-ties
-    within ``1e-9`` of the scale go to the WL test or the re-check.  ``max_steps`` truncates
+    state at a time keeps the working set in cache.  By default every evolution runs in
+    float64 and a decision is settled where the literal's rounded score is certain (module
+    docstring); ``screen=True`` screens in float32 first (about twice as fast per evolution on
+    sparse, irregular graphs, but graphs full of exact ties send many decisions to the
+    re-check), switching a rollout to float64 once more than a quarter of its recent float32
+    decisions needed the re-check.  ``max_steps`` truncates
     the episode (benchmarks only).  See the module docstring for the exactness argument.
     """
     if not model.variable_depth:
@@ -237,7 +241,7 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
         raise ValueError("t_max must be >= 1")
     device = batch.device
     batched = device.type != "cpu" if batched is None else batched
-    screen = device.type == "cpu" if screen is None else screen
+    screen = False if screen is None else screen
     N, R = batch.num_nodes, t_max
     weights = {dt: _Weights.of(model, dt, device) for dt in (torch.float32, torch.float64)}
     adj = {dt: batch.to(dtype=dt).adj for dt in (torch.float32, torch.float64)}
@@ -362,8 +366,10 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
 #: the literal's float64 rounding noise, relative to the score scale (generous: float32 shows
 #: at most ~7.5e4 ulps of error against float64; the same in float64 is ~8e-12)
 _F64_NOISE = 1e-10
-#: the float64 screen's margin never goes below this (relative to the scale)
-_F64_MARGIN = 1e-9
+#: the float64 screen's noise bound never goes below this (relative to the scale; the largest
+#: difference measured between this module's float64 arithmetic and the literal's is 1.7e-12,
+#: typically ~1e-15; the bound also adapts to 10x the largest difference seen in the run)
+_F64_MARGIN = 2e-11
 #: every this many float32 decisions, one is re-checked to keep measuring float32's error
 _CALIBRATE = 64
 #: a rollout moves to float64 screening when more than this many of its last
@@ -400,15 +406,18 @@ class _Decider:
         return len(w) >= _WINDOW // 2 and sum(w) > _SWITCH
 
     def literal(self, c, cand, T, score, big, double):
-        """The literal's decision, from its own float64 computation of this state."""
+        """The literal's decision, from its own float64 computation of this state (the
+        operations of :func:`g2s.evaluate._vertex_scores`, whose rounding is applied here)."""
         self.counts["float64_rechecks"] += 1
-        exact = self.exact_scores(self.model, self.batch, c.to(self.batch.adj.dtype), T=T)
+        model = self.model
+        raw = model.qnet.vertex_term(model.embed(self.batch, c.to(self.batch.adj.dtype), T=T))
         if big and np.isfinite(big):
-            err = (score.to(exact.dtype) - exact * self.q).abs().masked_fill(~cand, 0)
-            ratio = max(float(err.max()) - self.q / 2, 0.0) / big   # less the quantum
+            err = (score.to(raw.dtype) - raw).abs().masked_fill(~cand, 0)
+            ratio = float(err.max()) / big
             key = "float64" if double else "float32"
             if np.isfinite(ratio):
                 self.ratios[key] = max(self.ratios[key], ratio)
+        exact = torch.round(raw / self.q)
         return int(torch.argmax(exact.masked_fill(~cand, float("-inf"))))
 
     def many(self, flat, sel, cand_all, double) -> dict:
@@ -418,17 +427,31 @@ class _Decider:
         score = torch.stack([sc for _, (sc, _) in flat], 1)
         scale = torch.stack([b for _, (_, b) in flat], 1)
         cand = cand_all[:, rs]
-        masked = score.masked_fill(~cand, float("-inf"))
-        top = masked.max(0).values
         big = scale.masked_fill(~cand, 0).max(0).values
-        close = masked >= (top - 2 * self.margin(double) * big - self.q).unsqueeze(0)
+        if double:
+            # the literal's rounded score k = round(s / q) is certain where s / q is farther
+            # than the noise bound from a rounding boundary; the literal's argmax is then the
+            # first candidate of the largest k, unless an uncertain candidate could reach it
+            eps = (self.margin(True) * big / self.q).unsqueeze(0)
+            x = score / self.q
+            lo = torch.round(x - eps).masked_fill(~cand, float("-inf"))
+            hi = torch.round(x + eps).masked_fill(~cand, float("-inf"))
+            top = lo.max(0).values
+            close = hi >= top.unsqueeze(0)
+            unsure = (close & (lo != hi)).any(0)
+            top = top.masked_fill(unsure, float("nan"))       # sends it to the slow path
+        else:
+            masked = score.masked_fill(~cand, float("-inf"))
+            top = masked.max(0).values
+            close = masked >= (top - 2 * self.margin(False) * big - self.q).unsqueeze(0)
         pack = torch.stack([close.sum(0).to(torch.float64), close.to(torch.uint8).argmax(0)
                             .to(torch.float64), top.to(torch.float64), big.to(torch.float64)])
         count, first, top, big = pack.cpu().numpy()
         out = {}
         for j, r in enumerate(rs):
-            calibrate = not double and (self.counts["decisions"] + 1) % _CALIBRATE == 0
-            if count[j] == 1 and np.isfinite(top[j]) and np.isfinite(big[j]) and not calibrate:
+            calibrate = (self.counts["decisions"] + 1) % _CALIBRATE == 0
+            settled = count[j] == 1 or (double and count[j] >= 1)   # first of the largest k
+            if settled and np.isfinite(top[j]) and np.isfinite(big[j]) and not calibrate:
                 self.counts["decisions"] += 1
                 self.counts["screen_unique"] += 1
                 self.recent[r].append(False)
