@@ -1,9 +1,10 @@
 """What a Dask worker runs for one unit of work (see :mod:`reproduce.engine`).
 
-:func:`call` is pickled *by value* (``cloudpickle.register_pickle_by_value``), so a worker needs
-no set-up beyond the installed dependencies: it puts the client's checkout on ``sys.path``
-(workers share the checkout, as they share the cache), checks that the sources it would import
-are the client's (:func:`code_digest`), then imports and runs the unit's function.
+The client sends :func:`call` by value (its code, not its name), so neither the scheduler nor
+a worker needs more than the installed dependencies: on the worker it puts the client's
+checkout on ``sys.path`` (workers share the checkout, as they share the cache), checks that
+the sources it would import are the client's (:func:`code_digest`), then imports and runs the
+unit's function.  It uses no module globals, for that reason.
 """
 
 from __future__ import annotations

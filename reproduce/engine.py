@@ -97,13 +97,11 @@ class DaskPool:
 
     def __init__(self, address: str, workers: int = 1):
         try:
-            import cloudpickle
             import distributed
         except ImportError:
             raise SystemExit('--scheduler needs Dask: pip install -e ".[cluster]"') from None
         from reproduce import _worker
-        cloudpickle.register_pickle_by_value(_worker)
-        self._distributed, self._call = distributed, _worker.call
+        self._distributed, self._call = distributed, _shipped_by_value(_worker.call)
         self.digest = _worker.code_digest(str(REPO_ROOT))
         self.cluster = None
         if address == LOCAL:
@@ -159,6 +157,16 @@ class DaskPool:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _shipped_by_value(fn):
+    """A copy of ``fn`` (which uses no module globals) that plain pickle cannot name, so Dask
+    sends its code (cloudpickle) and neither the scheduler nor a worker imports ``reproduce``
+    to unpickle a task."""
+    import builtins
+    import types
+    return types.FunctionType(fn.__code__, {"__builtins__": builtins, "__name__": "__main__"},
+                              fn.__name__, fn.__defaults__)
 
 
 def open_pool(args) -> _Pool | DaskPool | None:

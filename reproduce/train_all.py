@@ -6,17 +6,24 @@ model).  Each missing checkpoint is trained with ``g2s train`` using the trainin
 of its shipped seed-0 sibling (read from that checkpoint's JSON sidecar) with only the seed
 changed, written where :func:`g2s.checkpoints.checkpoint_path` says.  ``g2s train`` resumes
 from ``OUT.resume.pt``, so a killed run continues where it stopped; finished checkpoints are
-skipped.  Trainings run one after another (``--workers N`` runs N at once).
+skipped.  Trainings run one after another (``--workers N`` runs N at once); ``--scheduler
+ADDRESS`` sends each training to a Dask cluster as one job (``--scheduler local``: a
+LocalCluster of ``--workers`` processes; see :mod:`reproduce.engine`).  A worker then runs
+``g2s train`` on the shared checkout, so a pre-empted worker's training saves its resume point
+(the training gets SIGTERM when its worker dies) and continues where it stopped on the worker
+Dask re-runs it on; each training declares :data:`TRAIN_MEMORY`.
 
 Usage::
 
     python reproduce/train_all.py --list          # what is missing, cheapest first
     python reproduce/train_all.py [--workers 1] [--only g2s_rnn] [--nice 10]
+    python reproduce/train_all.py --scheduler tcp://HOST:8786
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -29,6 +36,10 @@ if not __package__:  # run as python reproduce/train_all.py
 
 from g2s.checkpoints import checkpoint_path  # noqa: E402
 from reproduce import settings as S  # noqa: E402
+
+#: the memory one training declares to a Dask cluster: the model, a 50,000-transition replay
+#: buffer and exact validation on 15-22 vertices (a running ER-15 training peaks near 400 MiB)
+TRAIN_MEMORY = 2**30
 
 
 def targets() -> list[dict]:
@@ -64,6 +75,9 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=1, help="trainings at once (default 1)")
     p.add_argument("--only", nargs="*", default=None, help="only these encoders")
     p.add_argument("--nice", type=int, default=0, help="run trainings at this niceness")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run each training as a job on this Dask scheduler (tcp://HOST:8786), "
+                        "or 'local' for a LocalCluster of --workers processes")
     args = p.parse_args(argv)
     todo = [t for t in targets() if not t["done"]
             and (args.only is None or t["encoder"] in args.only)]
@@ -73,16 +87,49 @@ def main(argv=None) -> int:
                   f"(seed 0 took {t['minutes']:.0f} min)")
         return 0
 
-    def train(t):
-        cmd = command(t)
-        print("training", t["path"].name, flush=True)
-        rc = subprocess.call(cmd, preexec_fn=(lambda: os.nice(args.nice)) if args.nice else None)
-        print("finished" if rc == 0 else f"failed ({rc})", t["path"].name, flush=True)
-        return rc
-
+    if args.scheduler:
+        return int(any(_on_dask(args, todo)))
     with ThreadPoolExecutor(max(1, args.workers)) as pool:
-        codes = list(pool.map(train, todo))
+        codes = list(pool.map(functools.partial(train_target, nice=args.nice), todo))
     return int(any(codes))
+
+
+def train_target(t: dict, nice: int = 0) -> int:
+    """Train one target (``g2s train``, which resumes from ``OUT.resume.pt``); its exit code.
+    Also the job a Dask worker runs."""
+    print("training", t["path"].name, flush=True)
+    rc = subprocess.call(command(t), preexec_fn=functools.partial(_prepare_child, nice))
+    print("finished" if rc == 0 else f"failed ({rc})", t["path"].name, flush=True)
+    return rc
+
+
+def _prepare_child(nice: int) -> None:
+    """In the training process: lower its priority, and (Linux) ask for SIGTERM when the
+    process that started it dies, so the training saves its resume point instead of running on
+    unowned (``prctl(PR_SET_PDEATHSIG)``)."""
+    if nice:
+        os.nice(nice)
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+
+
+def _on_dask(args, todo: list[dict]) -> list[int]:
+    """Every target as one job on the Dask cluster of ``--scheduler``; the exit codes."""
+    from reproduce.engine import DaskPool
+    pool = DaskPool(args.scheduler, args.workers)
+    try:
+        futures = [pool.submit(train_target, t, args.nice, memory=TRAIN_MEMORY) for t in todo]
+        names = {id(f): t["path"].name for f, t in zip(futures, todo)}
+        codes = []
+        for f in pool.as_completed(futures):
+            codes.append(f.result())
+            print("finished" if codes[-1] == 0 else f"failed ({codes[-1]})", names[id(f)],
+                  flush=True)
+        return codes
+    finally:
+        pool.shutdown()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,148 @@
+"""The engine without Dask (issue 15): serial and process-pool runs of a grid agree, the client
+caches as results arrive, workers refuse other code, and ``--import-units`` accepts only
+units that match, are on the same graph and re-validate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from reproduce import grid
+from reproduce.common import Run
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = dict(problem="mvc", families=("er",), sizes=[25, 50], count=2)
+
+
+def make_run(tmp_path: Path, name="gridtest", **extra) -> Run:
+    args = argparse.Namespace(out=tmp_path, cache_dir=None, no_cache=False, workers=1,
+                              profile="smoke", seed=0, scheduler=None, import_units=None)
+    for k, v in extra.items():
+        setattr(args, k, v)
+    return Run(name, args)
+
+
+def shipped_model() -> Path:
+    from g2s.checkpoints import checkpoint_path
+    return checkpoint_path("g2s_rnn", "mvc", "er15", 0)
+
+
+def tiny_grid(run: Run) -> str:
+    """The grid's JSON (as a figure writes it), without unit times."""
+    methods = {"g2s_rnn_s0": shipped_model(), "greedy": None, "list": None}
+    raw = grid.evaluate_grid(run, TINY["problem"], TINY["families"], TINY["sizes"],
+                             TINY["count"], methods, t_max=15)
+    raw["points"] = grid.summarise(raw, TINY["families"], list(methods))
+    return canonical(raw)
+
+
+def canonical(obj) -> str:
+    def strip(o):
+        if isinstance(o, dict):
+            return {k: strip(v) for k, v in o.items() if k != "time_s"}
+        if isinstance(o, list):
+            return [strip(v) for v in o]
+        return o
+    return json.dumps(strip(json.loads(json.dumps(obj))), indent=1, sort_keys=True)
+
+
+def test_process_pool_gives_the_serial_json_and_caches_every_unit(tmp_path):
+    serial = tiny_grid(make_run(tmp_path / "serial"))
+    pooled = tiny_grid(make_run(tmp_path / "pool", workers=2))
+    assert pooled == serial
+    assert len(list((tmp_path / "pool" / ".cache" / "gridtest").glob("*.json"))) == 12
+    # a second run reads everything back: no pool is opened, no unit recomputed
+    run = make_run(tmp_path / "pool", workers=2)
+    import reproduce.engine as engine
+    original = engine.open_pool
+    engine.open_pool = lambda args: pytest.fail("opened a pool with everything cached")
+    try:
+        assert tiny_grid(run) == serial
+    finally:
+        engine.open_pool = original
+
+
+def test_a_worker_with_other_sources_refuses_to_run(tmp_path):
+    from reproduce import _worker
+    digest = _worker.code_digest(str(ROOT))
+    assert _worker.call(str(ROOT), digest, "reproduce.grid:sha", (shipped_model(),)) == \
+        grid.sha(shipped_model())
+    with pytest.raises(RuntimeError, match="differ from the client"):
+        _worker.call(str(ROOT), "0" * 16, "reproduce.grid:sha", (shipped_model(),))
+
+
+def test_unit_memory_grows_with_the_graph():
+    small, large = grid.unit_memory(25, 40, True), grid.unit_memory(25_000, 94_000, True)
+    assert small < 2**30 < large < 4 * 2**30
+    assert grid.unit_memory(25, 40, False) < small
+    assert grid.unit_memory(400, None, False) >= grid.unit_memory(400, 400 * 400 // 4, False)
+
+
+def _line(run_dir: Path, **change) -> dict:
+    """A unit line as a GPU machine writes it, from a unit computed here."""
+    from g2s.certificates import instance_graph
+    from g2s.graphs import graph_fingerprint
+    value = grid.evaluate_unit("mvc", "er", 25, 1, "g2s_rnn_s0", str(shipped_model()), "cpu",
+                               15)
+    rec = {"problem": "mvc", "family": "er", "n": 25, "index": 1,
+           "checkpoint_sha": grid.sha(shipped_model()), "t_max": 15,
+           "fingerprint": graph_fingerprint(instance_graph("er", 25, 1)),
+           "solution": value["solution"], "objective": value["objective"],
+           "best_T": value["best_T"], "seconds": 1.5, "device": "cuda"}
+    rec.update(change)
+    return rec
+
+
+def test_import_units_caches_matching_valid_units_only(tmp_path, monkeypatch, capsys):
+    good = _line(tmp_path)
+    bad = {"objective": _line(tmp_path, objective=good["objective"] - 1),
+           "infeasible": _line(tmp_path, solution=[], objective=0),
+           "fingerprint": _line(tmp_path, fingerprint="0" * 16),
+           "other checkpoint": _line(tmp_path, checkpoint_sha="f" * 16),
+           "other t_max": _line(tmp_path, t_max=5)}
+    path = tmp_path / "units.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [*bad.values(), good])
+                    + "\nnot json\n" + json.dumps({"problem": "mvc"}) + "\n")
+    run = make_run(tmp_path / "out", import_units=path)
+    calls = []
+    real = grid.evaluate_unit
+    monkeypatch.setattr(grid, "evaluate_unit", lambda *a: calls.append(a) or real(*a))
+    raw = grid.evaluate_grid(run, "mvc", ["er"], [25], 2, {"g2s_rnn_s0": shipped_model()})
+    err = capsys.readouterr().err
+    assert "1 imported" in err and "2 invalid" in err and "1 other graph" in err
+    assert "2 no unit of this grid" in err and "2 unreadable" in err
+    assert "cached objective" in err and "infeasible" in err
+    # index 1 came from the file (not recomputed), index 0 was computed here
+    assert [a[3] for a in calls] == [0]
+    row = raw["instances"][1]["results"]["g2s_rnn_s0"]
+    assert row["objective"] == good["objective"] and row["imported"]["device"] == "cuda"
+    # importing again: the unit is already cached, nothing is overwritten
+    grid.evaluate_grid(make_run(tmp_path / "out", import_units=path), "mvc", ["er"], [25], 2,
+                       {"g2s_rnn_s0": shipped_model()})
+    assert "1 already cached" in capsys.readouterr().err
+
+
+def test_import_units_from_the_device_check(tmp_path, capsys):
+    """The committed GPU units (benchmarks/results/device_units.jsonl): every G2S-RNN unit on
+    the shipped ER-15 checkpoints matches Figure 2's ER grid at n = 800, has the local graph's
+    fingerprint and re-validates."""
+    from g2s.checkpoints import checkpoint_path
+    from reproduce.unit_import import import_units
+    path = ROOT / "benchmarks" / "results" / "device_units.jsonl"
+    if not path.exists():
+        pytest.skip("no device units committed")
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    methods = {f"g2s_rnn_s{s}": checkpoint_path("g2s_rnn", "mvc", "er15", s) for s in (0, 1, 2)}
+    hashes = {m: grid.sha(p) for m, p in methods.items() if p.exists()}
+    expected = sum(r["family"] == "er" and r["checkpoint_sha"] in hashes.values() for r in lines)
+    units = [("er", 800, i, m) for i in range(3) for m in hashes]
+
+    def key(u):
+        return {"tag": grid.CODE_TAG, "problem": "mvc", "family": "er", "n": 800, "index": u[2],
+                "method": u[3], "t_max": 15, "checkpoint": hashes[u[3]]}
+    counts = import_units(make_run(tmp_path), path, "mvc", units, key, hashes, 15)
+    assert expected and counts["imported"] == expected and not counts["invalid"]
+    assert not counts["other graph"]
