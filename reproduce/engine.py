@@ -6,8 +6,9 @@ and :func:`run_jobs`, chosen by two options:
 
 * ``--workers 1`` (default): one unit after another in this process;
 * ``--workers N``: a local process pool (``concurrent.futures``, spawn).  It stays the
-  default for one machine: it needs nothing beyond the core dependencies and starts in about
-  a second, where a Dask ``LocalCluster`` takes several (``benchmarks/bench_dask.py``);
+  default for one machine: it needs nothing beyond the core dependencies, and from cold
+  (start-up and the workers' imports included) it finished the benchmark grid no later than a
+  2-worker Dask ``LocalCluster`` (``benchmarks/results/dask.json``);
 * ``--scheduler ADDRESS`` (``tcp://HOST:8786``): the units go to a running Dask scheduler
   (``pip install -e ".[cluster]"``); ``--scheduler local`` starts a Dask ``LocalCluster``
   of ``--workers`` single-threaded worker processes (to use Dask's dashboard on one machine).
