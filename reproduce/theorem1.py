@@ -480,7 +480,7 @@ def plot_tigramite(ax, comparison):
 
 def plot(result: dict):
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(2, 3, figsize=(16, 8.4))
+    fig, axes = plt.subplots(2, 4, figsize=(21, 8.4))
     curves = result["recovery"]["curves"]
     ax = plot_recovery(axes[0, 0], curves)
     ax.axhline(1 - TARGET, color="grey", lw=0.8, ls=":")
@@ -502,12 +502,29 @@ def plot(result: dict):
     for m, ls in (("kde", "-"), ("knn", "--")):
         pts = result["estimator_comparison"][m]
         ax.plot([p["T"] for p in pts], [p["error_rate"] for p in pts], ls, marker="o",
-                label=f'full conditioning, {m.upper()}, {_setting(result["estimator_comparison"])}')
-    sg = result["sigma_sweep"]["points_after_burn_in"]
-    ax.plot([result["sigma_sweep"]["T"]] * len(sg), [p["error_rate"] for p in sg], "x",
-            color="grey", label=rf"$\sigma$ sweep after burn-in (n=4, t={sg[0]['T']})")
+                label=f'full conditioning, {m.upper()}')
     ax.set(xscale="log", xlabel="trajectory length t", ylabel="exact-recovery error",
-           ylim=(-0.02, 1.02), title="estimators and noise (G(n,1/2))")
+           ylim=(-0.02, 1.02),
+           title=f'KDE vs kNN plug-in, G(n,1/2), {_setting(result["estimator_comparison"])}')
+    ax.legend(fontsize=7)
+    ax = axes[1, 3]
+    sweep = result["sigma_sweep"]
+    xs = [p["sigma"] if p["sigma"] > 0 else 1e-4 for p in sweep["points"]]
+    ax.plot(xs, [p["error_rate"] for p in sweep["points"]], "o-", label="all t from x(0) = 0")
+    ax.plot(xs, [p["error_rate"] for p in sweep["points_after_burn_in"]], "s--",
+            label=f'first {sweep["burn_in"]} steps discarded')
+    ax.set(xscale="log", xlabel=r"noise $\sigma$ ($\sigma=0$ drawn at $10^{-4}$)",
+           ylabel="exact-recovery error", ylim=(-0.02, 1.02),
+           title=f'sigma -> 0, {_setting(sweep)}, t={sweep["T"]}')
+    ax.legend(fontsize=7)
+    prop1 = result["proposition1_recovery"]
+    ax = axes[0, 3]
+    for name in ("R1", "R2"):
+        pts = [p for p in prop1 if p["graph"] == name]
+        _errbar(ax, [p["T"] for p in pts], [p["exact_rate"] for p in pts],
+                [p["exact_ci95"] for p in pts], marker="o", label=name)
+    ax.set(xscale="log", xlabel="trajectory length t", ylabel="exact-recovery rate",
+           ylim=(-0.02, 1.02), title="Proposition 1's R1, R2 with noise (sigma = 1)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig, axes
