@@ -455,7 +455,7 @@ def plot_recovery(ax, curves, key="error_rate", ci_key="error_ci95"):
 
 def plot_tigramite(ax, comparison):
     """Exact-recovery rate of the DI estimator and PCMCI on the same trajectories."""
-    rows = (comparison or {}).get("rows", [])
+    rows = [r for r in (comparison or {}).get("rows", []) if r.get("graphs")]
     if not rows:
         ax.text(0.5, 0.5, "no tigramite comparison\n(benchmarks/bench_graph_recovery.py)",
                 ha="center", va="center", transform=ax.transAxes)
