@@ -11,10 +11,10 @@ the same thread count for both paths.  Three kinds of measurement:
   ``starts=``), alternately ``--repeats`` times, and must reach identical states.
 * **Whole episodes at n = 400** (ER p = 0.15 and 4-regular): both paths from ``S = {}`` to the
   end; the 15 solutions must be identical.
-* **Growth with |V| and |E|**: the fast path's time per greedy step on sparse ER with average
-  degree 7.5 at several n (|E| grows with n) and on ER with fixed n and growing p (|E| alone
-  grows); least-squares exponents of time ~ |V|^a and ~ |E|^b.  Section 5 states
-  ``O(|E| T_max + |V|)`` per greedy step, i.e. exponent 1 in |E|.
+* **Growth with |V| and |E|**: the time of one model pass at ``T = 15`` on sparse ER with
+  average degree 7.5 at several n (|E| grows with n) and on ER with fixed n and growing p
+  (|E| alone grows); least-squares exponents of time ~ |V|^a and ~ |E|^b.  Section 5 states
+  ``O(|E| T_max + |V|)`` per pass, i.e. exponent 1 once |E| dominates.
 
 Also recorded: the decision counters (float32-unique, WL ties, float64 re-checks) and the
 largest float32 error seen (relative to the score scale; ``g2s.algorithm2`` keeps its margin at
@@ -64,9 +64,9 @@ def per_step(model, family, n, args, tmp: Path) -> dict:
     G, batch = _graph(family, n, args.device)
     base = tmp / f"{family}{n}.state"
     algorithm2_exact(model, "mvc", batch, 15, max_steps=args.warmup, resume=base,
-                     save_every_s=-1)
+                     save_every_s=-1)          # float64 (the default) to the diverged state
     starts, step0 = _state(base, n, 15)
-    lit_t, fast_t, same, counts = [], [], True, {}
+    lit_t, fast_t, f32_t, same, counts = [], [], [], True, {}
     for _ in range(args.repeats):
         t0 = time.perf_counter()
         lit = algorithm2_literal(model, "mvc", batch, 15, max_steps=args.steps, starts=starts)
@@ -79,6 +79,12 @@ def per_step(model, family, n, args, tmp: Path) -> dict:
                                resume=work, save_every_s=float("inf"), stats=st)
         fast_t.append(time.perf_counter() - t0)
         same = same and res.solutions == lit
+        shutil.copyfile(base, work)
+        t0 = time.perf_counter()
+        res32 = algorithm2_exact(model, "mvc", batch, 15, max_steps=step0 + args.steps,
+                                 resume=work, save_every_s=float("inf"), screen=True)
+        f32_t.append(time.perf_counter() - t0)
+        same = same and res32.solutions == lit
         counts = {k: st[k] - v for k, v in torch.load(base, weights_only=True)["counts"].items()}
         counts.update({k: st[k] for k in st if k.startswith("max_error")})
     row = {"family": family, "n": n, "edges": G.number_of_edges(), "warmup_steps": step0,
@@ -88,6 +94,8 @@ def per_step(model, family, n, args, tmp: Path) -> dict:
            "fast_s_per_step": round(min(fast_t) / args.steps, 4),
            "speedup": round(min(lit_t) / min(fast_t), 2),
            "speedup_median": round(float(np.median(np.array(lit_t) / np.array(fast_t))), 2),
+           "float32_screen_s": [round(t, 3) for t in f32_t],
+           "speedup_float32_screen": round(min(lit_t) / min(f32_t), 2),
            "target": TARGETS.get((family, n)), "identical": same, "decisions": counts}
     print(row, flush=True)
     return row
@@ -95,56 +103,72 @@ def per_step(model, family, n, args, tmp: Path) -> dict:
 
 def whole_episode(model, family, n, args) -> dict:
     G, batch = _graph(family, n, args.device)
-    t0 = time.perf_counter()
-    lit = algorithm2_literal(model, "mvc", batch, 15)
-    t1 = time.perf_counter()
+    times: dict = {"literal": [], "fast": [], "float32_screen": [], "fast_pruned": []}
     st: dict = {}
-    res = algorithm2_exact(model, "mvc", batch, 15, stats=st)
-    t2 = time.perf_counter()
-    pr = algorithm2_exact(model, "mvc", batch, 15, prune=True)
-    t3 = time.perf_counter()
+    for _ in range(args.repeats):            # alternated, the minimum of each is kept
+        t0 = time.perf_counter()
+        lit = algorithm2_literal(model, "mvc", batch, 15)
+        times["literal"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        res = algorithm2_exact(model, "mvc", batch, 15, stats=st)
+        times["fast"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        res32 = algorithm2_exact(model, "mvc", batch, 15, screen=True)
+        times["float32_screen"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        pr = algorithm2_exact(model, "mvc", batch, 15, prune=True)
+        times["fast_pruned"].append(time.perf_counter() - t0)
     best = min(len(S) for S in lit)
-    row = {"family": family, "n": n, "edges": G.number_of_edges(), "literal_s": round(t1 - t0, 3),
-           "fast_s": round(t2 - t1, 3), "speedup": round((t1 - t0) / (t2 - t1), 2),
-           "fast_pruned_s": round(t3 - t2, 3),
-           "speedup_pruned": round((t1 - t0) / (t3 - t2), 2),
-           "identical": res.solutions == lit,
-           "pruned_same_answer": min(len(S) for S in pr.solutions if S is not None) == best
-           and [S for S in pr.solutions if S is not None and len(S) == best][0]
-           == [S for S in lit if len(S) == best][0],
+    T_best = [len(S) for S in lit].index(best)
+    lit_s = min(times["literal"])
+    row = {"family": family, "n": n, "edges": G.number_of_edges(),
+           **{f"{k}_s": [round(t, 3) for t in v] for k, v in times.items()},
+           **{f"speedup_{k}": round(lit_s / min(v), 2) for k, v in times.items()
+              if k != "literal"},
+           "identical": res.solutions == lit and res32.solutions == lit,
+           "pruned_same_answer": pr.solutions[T_best] == lit[T_best]
+           and all(S is None or len(S) >= best for S in pr.solutions),
            "decisions": st}
     print(row, flush=True)
     return row
 
 
 def growth(model, args) -> dict:
-    def step_time(family, n, p=None):
-        if p is None:
-            G, batch = _graph(family, n, args.device)
-        else:
-            from g2s.graphs import erdos_renyi
-            G = erdos_renyi(n, p=p, seed=1)
-            batch = batch_graphs([G], device=args.device, dtype=torch.float64)
-        k = args.growth_steps
-        algorithm2_exact(model, "mvc", batch, 15, max_steps=2)          # warm caches
-        t0 = time.perf_counter()
-        algorithm2_exact(model, "mvc", batch, 15, max_steps=2 + k)
-        return G.number_of_nodes(), G.number_of_edges(), (time.perf_counter() - t0) / (2 + k)
+    """Time of one Graph2Seq + Seq2Vec pass at ``T = 15`` (float64, the state of a random
+    30% selection), median of 3, against |V| (sparse ER, |E| ~ 3.75 |V|) and against |E|
+    (ER with n = 1,600 and growing p): Section 5's ``O(|E| T_max + |V|)`` per pass."""
+    from g2s.algorithm2 import _evaluate, _Weights
 
-    sizes = [1000, 2000, 4000, 8000, 16000] if not args.quick else [500, 1000, 2000]
-    v_rows = [step_time("sparse_er", n) for n in sizes]
-    ps = [0.02, 0.04, 0.08, 0.16] if not args.quick else [0.02, 0.04]
-    e_rows = [step_time("er", 1600, p) for p in ps]
+    W = _Weights.of(model, torch.float64, args.device)
+
+    def pass_time(G):
+        b = batch_graphs([G], device=args.device, dtype=torch.float64)
+        c = torch.from_numpy(np.random.default_rng(0).random(G.number_of_nodes()) < 0.3)
+        c = c.to(args.device).unsqueeze(1)
+        times = []
+        for _ in range(4):
+            t0 = time.perf_counter()
+            _evaluate(b.adj, W, c, {0: [15]})
+            times.append(time.perf_counter() - t0)
+        return G.number_of_nodes(), G.number_of_edges(), float(np.median(times[1:]))
+
+    from g2s.graphs import erdos_renyi, sparse_erdos_renyi
+    sizes = [2000, 4000, 8000, 16000, 32000] if not args.quick else [500, 1000, 2000]
+    v_rows = [pass_time(sparse_erdos_renyi(n, seed=1)) for n in sizes]
+    ps = [0.01, 0.02, 0.04, 0.08, 0.16] if not args.quick else [0.02, 0.04]
+    e_rows = [pass_time(erdos_renyi(1600, p=p, seed=1)) for p in ps]
 
     def slope(x, y):
         return round(float(np.polyfit(np.log(x), np.log(y), 1)[0]), 3)
 
-    out = {"sparse_er_by_n": [{"n": n, "edges": m, "s_per_step": round(t, 5)}
+    out = {"sparse_er_by_n": [{"n": n, "edges": m, "s_per_pass": round(t, 5)}
                               for n, m, t in v_rows],
-           "er_1600_by_p": [{"p": p, "edges": m, "s_per_step": round(t, 5)}
+           "er_1600_by_p": [{"p": p, "edges": m, "s_per_pass": round(t, 5)}
                             for p, (_, m, t) in zip(ps, e_rows)],
            "exponent_in_V_sparse_er": slope([r[0] for r in v_rows], [r[2] for r in v_rows]),
-           "exponent_in_E_fixed_V": slope([r[1] for r in e_rows], [r[2] for r in e_rows])}
+           "exponent_in_E_fixed_V": slope([r[1] for r in e_rows], [r[2] for r in e_rows]),
+           "exponent_in_E_fixed_V_top3": slope([r[1] for r in e_rows[-3:]],
+                                               [r[2] for r in e_rows[-3:]])}
     print(out, flush=True)
     return out
 
@@ -154,7 +178,6 @@ def main(argv=None) -> dict:
     p.add_argument("--steps", type=int, default=4, help="greedy steps timed per repeat")
     p.add_argument("--warmup", type=int, default=40, help="greedy steps before timing")
     p.add_argument("--repeats", type=int, default=2, help="alternated repeats per path")
-    p.add_argument("--growth-steps", type=int, default=6, help="steps per growth point")
     p.add_argument("--threads", type=int, default=1, help="torch threads for both paths")
     p.add_argument("--device", default="cpu")
     p.add_argument("--quick", action="store_true", help="small sizes only (a smoke test)")
