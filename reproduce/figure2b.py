@@ -87,14 +87,17 @@ def _check(G, solution) -> int:
 
 
 def compute(args, run: Run) -> dict:
+    """Every (family, size, graph) row; units not cached are computed through the engine
+    (:func:`reproduce.engine.run_jobs`: serially, ``--workers N`` or ``--scheduler``)."""
     from g2s.checkpoints import checkpoint_path
     from g2s.graphs import graph_fingerprint
-    from reproduce.grid import sha
+    from reproduce.engine import Job, run_jobs
+    from reproduce.grid import sha, unit_memory
     sizes, count = PROFILES[args.profile]
     todo = set(args.methods) if args.methods is not None else set(METHODS) | {"reference"}
     limit = args.reference_time_limit or REFERENCE_LIMIT[args.profile]
     imported = _imported(args.import_units)
-    rows = []
+    rows, jobs, keys, known = [], [], {}, {}
     for family, trained_on in FAMILIES.items():
         paths = {m: checkpoint_path(m, "mvc", trained_on, 0) for m in MODELS}
         hashes = {m: sha(p) for m, p in paths.items() if p.exists()}
@@ -107,7 +110,7 @@ def compute(args, run: Run) -> dict:
                 if family == "sparse_bipartite":
                     side = sum(1 for _, b in G.nodes(data="bipartite") if b == 0)
                     row["trivial_cover"] = min(side, n - side)
-                for m in METHODS:
+                for m in METHODS + ("reference",):
                     key = {"tag": TAG, "family": family, "n": n, "index": index, "method": m}
                     if m in MODELS:
                         if m not in hashes:
@@ -116,50 +119,78 @@ def compute(args, run: Run) -> dict:
                         imp = imported.get((family, n, index, hashes[m]))
                         if imp is not None and imp["fingerprint"] == fp and \
                                 not run.cache.contains(key):
-                            value = {"objective": _check(G, imp["solution"]),
-                                     "best_T": imp.get("best_T"), "seconds": imp["seconds"],
-                                     "device": imp.get("device"), "solution": imp["solution"]}
-                            run.cache.get_or_compute(key, lambda v=value: v)
+                            known[_k(key)] = run.cache.put(key, {
+                                "objective": _check(G, imp["solution"]),
+                                "best_T": imp.get("best_T"), "seconds": imp["seconds"],
+                                "device": imp.get("device"), "solution": imp["solution"]})
+                    if m == "reference":
+                        key["time_limit"] = limit
+                    keys[(family, n, index, m)] = key
                     wanted = m in todo and (args.max_n is None or n <= args.max_n
                                             or m not in MODELS)
-                    if not wanted and not run.cache.contains(key):
-                        continue
-                    value = run.cache.get_or_compute(
-                        key, lambda m=m, key=key, G=G, paths=paths: _solve(m, G, paths,
-                                                                          args.device, run, key))
-                    row["results"][m] = {"objective": _check(G, value["solution"]),
-                                         **{k: value.get(k) for k in ("best_T", "seconds",
-                                                                        "device")}}
-                rkey = {"tag": TAG, "family": family, "n": n, "index": index,
-                        "method": "reference", "time_limit": limit}
-                if "reference" in todo or run.cache.contains(rkey):
-                    ref = run.cache.get_or_compute(rkey, lambda G=G: _reference(G, limit))
-                    row["reference"] = {"objective": _check(G, ref["solution"]),
-                                        **{k: ref[k] for k in ("bound", "status", "method")}}
+                    if wanted and not run.cache.contains(key) and _k(key) not in known:
+                        resume = run.cache.resume_path(key, ".state") if m in MODELS else None
+                        jobs.append(Job(key, _unit, (m, family, n, index,
+                                                     str(paths[m]) if m in MODELS else None,
+                                                     args.device, resume and str(resume),
+                                                     limit),
+                                        memory=unit_memory(n, G.number_of_edges(),
+                                                           m in MODELS)))
                 rows.append(row)
+    known.update({_k(job.key): v for job, v in zip(jobs, run_jobs(run, jobs))})
+    for row in rows:
+        G = None
+        for m in METHODS + ("reference",):
+            key = keys.get((row["family"], row["n"], row["index"], m))
+            if key is None:
+                continue
+            found, value = (True, known[_k(key)]) if _k(key) in known else run.cache.load(key)
+            if not found:
+                continue
+            G = G or _instance(row["family"], row["n"], row["index"])
+            entry = {"objective": _check(G, value["solution"])}
+            if m == "reference":
+                row["reference"] = {**entry, **{k: value[k] for k in ("bound", "status",
+                                                                     "method")}}
+            else:
+                row["results"][m] = {**entry, **{k: value.get(k) for k in ("best_T", "seconds",
+                                                                          "device")}}
     return {"sizes": list(sizes), "graphs_per_size": count, "families": list(FAMILIES),
             "methods": list(METHODS), "paper": {f"{f}/{n}": v for (f, n), v in PAPER.items()},
             "reference_time_limit": limit, "instances": rows}
 
 
-def _solve(method, G, paths, device, run, key):
+def _k(key: dict) -> str:
+    return json.dumps(key, sort_keys=True)
+
+
+def _unit(method, family, n, index, checkpoint, device, resume, limit) -> dict:
+    """One unit (a worker runs it): a model, a heuristic or the reference on one graph."""
     import time
 
     from g2s.heuristics import run_heuristic
+    G = _instance(family, n, index)
+    if method == "reference":
+        return _reference(G, limit)
     t0 = time.time()
+    best_T = None
     if method in MODELS:
+        import torch
+
         from g2s.checkpoints import load_checkpoint
         from g2s.evaluate import solve_with_model
-        model, _ = load_checkpoint(paths[method], device=device)
-        state = run.cache.root / f"{run.cache._path(key).stem}.state" if run.cache.enabled \
-            else None
+        torch.set_num_threads(1)
+        model, _ = load_checkpoint(checkpoint, device=device)
+        if resume is not None:
+            Path(resume).parent.mkdir(parents=True, exist_ok=True)
         S_, info = solve_with_model(model, "mvc", G, t_max=S.T_MAX, device=device, prune=True,
-                                    resume=state)
+                                    resume=resume)
         best_T = info["best_T"]
     else:
-        S_, best_T = run_heuristic(method, "mvc", G), None
-    return {"solution": sorted(S_), "best_T": best_T, "seconds": round(time.time() - t0, 2),
-            "device": device if method in MODELS else "cpu"}
+        S_ = run_heuristic(method, "mvc", G)
+    return {"solution": sorted(S_), "objective": len(S_), "best_T": best_T,
+            "seconds": round(time.time() - t0, 2), "device": device if method in MODELS
+            else "cpu"}
 
 
 def _reference(G, limit):
