@@ -117,12 +117,10 @@ def compute(args, run: Run) -> dict:
                             continue
                         key["checkpoint"] = hashes[m]
                         imp = imported.get((family, n, index, hashes[m]))
-                        if imp is not None and imp["fingerprint"] == fp and \
-                                not run.cache.contains(key):
-                            known[_k(key)] = run.cache.put(key, {
-                                "objective": _check(G, imp["solution"]),
-                                "best_T": imp.get("best_T"), "seconds": imp["seconds"],
-                                "device": imp.get("device"), "solution": imp["solution"]})
+                        if imp is not None and not run.cache.contains(key):
+                            value = _validated(G, fp, imp)
+                            if value is not None:
+                                known[_k(key)] = run.cache.put(key, value)
                     if m == "reference":
                         key["time_limit"] = limit
                     keys[(family, n, index, m)] = key
@@ -158,6 +156,28 @@ def compute(args, run: Run) -> dict:
     return {"sizes": list(sizes), "graphs_per_size": count, "families": list(FAMILIES),
             "methods": list(METHODS), "paper": {f"{f}/{n}": v for (f, n), v in PAPER.items()},
             "reference_time_limit": limit, "instances": rows}
+
+
+def _validated(G, fingerprint: str, imp: dict) -> dict | None:
+    """An imported unit as a cache value, or None (with a warning) when its graph fingerprint
+    differs from the local instance's or its solution is not a vertex cover of it."""
+    import sys
+
+    from g2s.problems import InfeasibleSolution
+    where = f"{imp['family']} n={imp['n']} index={imp['index']} {imp.get('encoder', '')}"
+    if imp.get("fingerprint") != fingerprint:
+        print(f"warning: imported unit {where}: another graph (fingerprint); skipped",
+              file=sys.stderr)
+        return None
+    try:
+        if not all(isinstance(v, int) and v in G for v in imp["solution"]):
+            raise InfeasibleSolution("names vertices outside the graph")
+        objective = _check(G, imp["solution"])
+    except (InfeasibleSolution, KeyError, TypeError) as exc:
+        print(f"warning: imported unit {where}: {exc}; skipped", file=sys.stderr)
+        return None
+    return {"objective": objective, "best_T": imp.get("best_T"), "seconds": imp.get("seconds"),
+            "device": imp.get("device"), "solution": imp["solution"]}
 
 
 def _k(key: dict) -> str:

@@ -72,3 +72,34 @@ def test_intro_25k_bound():
     assert F.derive_verdicts(_result())["intro-25k"]["verdict"] == "confirmed"
     far = {("sparse_bipartite", 25_000): [14_000]}
     assert F.derive_verdicts(_result(g2s=far))["intro-25k"]["verdict"] == "refuted"
+
+
+def test_imported_units_are_checked_before_use(tmp_path):
+    """A GPU unit enters the table only for the same graph and a feasible cover."""
+    import json
+    import subprocess
+    import sys
+
+    from g2s.certificates import instance_graph
+    from g2s.checkpoints import checkpoint_path
+    from g2s.graphs import graph_fingerprint
+    from reproduce.grid import sha
+    G = instance_graph("sparse_er", 150, 0)
+    ck = checkpoint_path("s2v", "mvc", "er15", 0)
+    good = {"problem": "mvc", "family": "sparse_er", "n": 150, "index": 0, "t_max": 15,
+            "checkpoint_sha": sha(ck), "fingerprint": graph_fingerprint(G), "encoder": "s2v",
+            "solution": sorted(G), "objective": 150, "best_T": None, "seconds": 1.0,
+            "device": "cuda"}
+    bad = dict(good, family="sparse_bipartite", solution=[0], fingerprint="x",
+               checkpoint_sha=sha(checkpoint_path("s2v", "mvc", "bipartite20", 0)))
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    out = subprocess.run([sys.executable, "reproduce/figure2b.py", "--profile", "smoke",
+                          "--out", str(tmp_path / "o"), "--methods", "greedy",
+                          "--import-units", str(units)], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "another graph" in out.stderr
+    cells = json.loads((tmp_path / "o" / "figure2b.json").read_text())["cells"]
+    assert cells["sparse_er/150"]["s2v"] == 150           # the whole vertex set: feasible
+    assert cells["sparse_bipartite/150"]["s2v"] is None  # refused, so still pending
