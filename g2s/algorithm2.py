@@ -175,10 +175,16 @@ def _fingerprint(model: QModel, problem: str, batch: GraphBatch, t_max: int) -> 
     return h.hexdigest()
 
 
+def _tmp(path: Path) -> Path:
+    """Where a state is written before it atomically replaces ``path``: a run killed while
+    writing leaves only this file, which the next run removes."""
+    return path.with_name(path.name + ".tmp")
+
+
 def _save_state(path: Path, state: dict) -> None:
     buf = io.BytesIO()
     torch.save(state, buf)
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp = _tmp(path)
     with open(tmp, "wb") as fh:
         fh.write(buf.getvalue())
         fh.flush()
@@ -235,6 +241,8 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     ratios = {"float32": 0.0, "float64": 0.0}
     path = Path(resume) if resume is not None else None
     fp = _fingerprint(model, problem, batch, t_max) if path is not None else None
+    if path is not None:
+        _tmp(path).unlink(missing_ok=True)      # a half-written state of a killed run
     if path is not None and path.exists():
         state = torch.load(path, map_location=device, weights_only=True)
         if state.get("fingerprint") != fp:

@@ -38,6 +38,17 @@ def torch_load_checked(path, device="cpu", what: str = "checkpoint"):
     """``torch.load(path, weights_only=True)`` with every failure as one :class:`CheckpointError`
     line (``what`` names the kind of file), and torch's warnings kept off the terminal."""
     path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4)
+    except OSError as exc:
+        raise CheckpointError(f"{what} {path}: cannot be read ({_first_line(exc)})") from None
+    if not head:
+        raise CheckpointError(f"{what} {path}: not a readable PyTorch checkpoint (truncated or "
+                              "corrupt: empty file)")
+    if head != b"PK\x03\x04" and head[:1] != b"\x80":  # torch.save's zip, or a legacy pickle
+        raise CheckpointError(f"{what} {path}: not a PyTorch checkpoint file (unrecognised "
+                              "content)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. torch's note on the pickle protocol
         try:

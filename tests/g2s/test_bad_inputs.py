@@ -262,7 +262,7 @@ def _bad_checkpoints(folder: Path) -> dict:
     import torch
     src = torch.load(CHECKPOINTS / "g2s_rnn_mvc_er15_s0.pt", weights_only=True)
     raw = (CHECKPOINTS / "g2s_rnn_mvc_er15_s0.pt").read_bytes()
-    files = {"truncated.pt": raw[: len(raw) // 2], "random.pt": os.urandom(4096),
+    files = {"truncated.pt": raw[: len(raw) // 2], "random.pt": b"\x17" + os.urandom(4095),
              "empty.pt": b""}
     for name, data in files.items():
         (folder / name).write_bytes(data)
