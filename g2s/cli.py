@@ -49,7 +49,7 @@ from g2s.fsutil import atomic_write_text  # noqa: E402
 from g2s.graph_io import FORMATS, GraphFormatError, read_graph  # noqa: E402
 from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective  # noqa: E402
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "run", "build_parser"]
 
 #: the neural baselines (g2s.nn.baselines), applied with their shipped ER-15 checkpoints
 MODEL_METHODS = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
@@ -261,5 +261,17 @@ def main(argv=None) -> int:
 if _previous_sigint is not None:  # imports done: Ctrl-C raises KeyboardInterrupt again,
     signal.signal(signal.SIGINT, _previous_sigint)  # which main() reports in one line
 
+def run() -> None:
+    """The console entry point (``g2s``, ``python -m g2s.cli``): :func:`main`, then exit.
+
+    Once main() has returned, its result is printed and its files are written; a Ctrl-C that
+    lands during the interpreter's shutdown would otherwise kill the process by the signal
+    (exit status -2, no message), because Python restores the default SIGINT action before
+    it finalises. Ignoring SIGINT from here on makes the exit status main()'s own."""
+    code = main()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -32,6 +32,43 @@ def _cut_structure(G: nx.Graph, idx: dict):
     return eidx, fixed, rows
 
 
+def _solve_interruptibly(solver, model):
+    """``solver.Solve(model)`` that leaves Ctrl-C to Python.
+
+    CP-SAT's own SIGINT handler (``catch_sigint_signal``, on by default) stays installed as the
+    C-level handler after the solve: a later Ctrl-C then killed the process by the signal, with
+    no message and exit status -2 (seen by tests/g2s/test_bad_inputs.py in CI). Here CP-SAT does
+    not touch SIGINT; the solve runs in a worker thread so that the main thread, waiting on it,
+    receives KeyboardInterrupt at once, stops the search and re-raises."""
+    import threading
+
+    solver.parameters.catch_sigint_signal = False
+    box, done = {}, threading.Event()
+
+    def work():
+        try:
+            box["status"] = solver.Solve(model)
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+            box["error"] = exc
+        finally:
+            done.set()
+
+    # an Event, not Thread.join: a KeyboardInterrupt inside join() marks a live thread as
+    # stopped (CPython 3.11), and the still-running solver then aborted the process at exit
+    threading.Thread(target=work, name="cp-sat", daemon=True).start()
+    try:
+        while not done.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        solver.stop_search()
+        while not done.wait(0.05):
+            pass
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["status"]
+
+
 def solve_cpsat(problem, G, time_limit, hint, seed, workers):
     from ortools.sat.python import cp_model
 
@@ -67,7 +104,7 @@ def solve_cpsat(problem, G, time_limit, hint, seed, workers):
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(seed)
     solver.parameters.linearization_level = 2  # full LP relaxation: far better bounds
-    status = solver.Solve(model)
+    status = _solve_interruptibly(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
         raise RuntimeError(f"CP-SAT returned {solver.StatusName(status)}")
     if status == cp_model.UNKNOWN:  # stopped before proving anything: BestObjectiveBound()

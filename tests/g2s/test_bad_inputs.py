@@ -345,6 +345,45 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path, path_graph, delay):
         assert err.strip() == "g2s: interrupted" and out == ""
 
 
+def test_ctrl_c_after_a_cp_sat_solve_is_still_python_s(tmp_path):
+    """CP-SAT's own SIGINT handler used to stay installed after a solve, so a later Ctrl-C
+    killed the process by the signal with no message (CI saw exit status -2 above)."""
+    script = ("import os, signal, time, networkx as nx\n"
+              "from g2s.programs import solve_cpsat\n"
+              "S, bound = solve_cpsat('mvc', nx.path_graph(6), 10, None, 0, 1)\n"
+              "assert len(S) == bound == 3\n"
+              "try:\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n"
+              "    time.sleep(5)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('KeyboardInterrupt')\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    assert proc.stdout.strip() == "KeyboardInterrupt"
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc")
+def test_ctrl_c_during_a_long_reference_solve_stops_it_in_one_line(tmp_path):
+    import networkx as nx
+
+    g = tmp_path / "big.txt"
+    G = nx.gnp_random_graph(300, 0.1, seed=3)  # max cut: CP-SAT runs far past 2 s here
+    g.write_text("".join(f"{u} {v}\n" for u, v in G.edges()))
+    proc = subprocess.Popen([sys.executable, "-m", "g2s.cli", "solve", "--problem", "maxcut",
+                             "--method", "reference", "--time-limit", "200", str(g)],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert _wait_for_mapping(proc.pid, "ortools")
+    time.sleep(2.0)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert time.monotonic() - start < 60  # stopped, not run to its 200 s limit
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err.strip() == "g2s: interrupted" and out == ""
+
+
 # --- 13. silent surprises now warn ----------------------------------------------------------
 
 def test_edge_weights_and_extra_graphml_graphs_warn_once(tmp_path):
