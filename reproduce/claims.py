@@ -3,6 +3,10 @@
 ``python reproduce/claims.py``            re-derive verdicts and (re)write CLAIMS.md
 ``python reproduce/claims.py --check``    re-derive, and exit 1 when any verdict drifted or
                                           CLAIMS.md is stale (what CI runs)
+``python reproduce/claims.py --refresh NAME``  after a rule changed: store the current rule's
+                                          verdicts in the committed ``paper_figures/NAME.json``
+                                          (its data untouched; ``provenance.verdicts_refreshed``
+                                          records the commit of the rule), then re-derive
 
 The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of the paper with
 ``id``, ``where``, ``statement``, ``paper_value``, ``check``, ``tolerance``, ``verdict``,
@@ -129,6 +133,25 @@ def derive_json(check: str, cache: dict) -> dict:
         return {**got, "verdict": "drift",
                 "why": f"{name}.json's stored verdict differs from the re-derived one"}
     return got
+
+
+def refresh_verdicts(name: str) -> Path:
+    """Re-apply the current ``derive_verdicts`` of ``reproduce/SCRIPT.py`` to the committed
+    ``paper_figures/NAME.json`` and store the result (nothing else in the file changes but
+    ``provenance.verdicts_refreshed``, which records the git commit whose rule decided)."""
+    from g2s.fsutil import atomic_write_json
+    from reproduce.common import git_commit
+    path = FIGURES / f"{name}.json"
+    if not path.is_file():
+        raise LedgerError(f"--refresh: {path} does not exist")
+    payload = json.loads(path.read_text())
+    payload.pop("verdicts", None)
+    payload.setdefault("provenance", {})["verdicts_refreshed"] = {
+        "git_commit": git_commit(), "why": "decision rule changed; data not regenerated"}
+    as_written = json.loads(json.dumps(payload, sort_keys=True))
+    payload["verdicts"] = _load_script(Path(name).name).derive_verdicts(as_written)
+    atomic_write_json(path, payload)
+    return path
 
 
 def run_pytest(node_ids: list[str]) -> dict[str, str]:
@@ -315,8 +338,15 @@ def main(argv=None) -> int:
                    help="fail (exit 1) when a verdict drifted or CLAIMS.md is out of date")
     p.add_argument("--skip-pytest", action="store_true",
                    help="trust pytest-backed verdicts (quick render; never used by CI)")
+    p.add_argument("--refresh", nargs="+", default=[], metavar="NAME",
+                   help="re-apply the current rules to these committed figure JSONs "
+                        "(e.g. figure3 figure3_early20k/figure3) before re-deriving")
     args = p.parse_args(argv)
+    if args.check and args.refresh:
+        p.error("--refresh writes files; it cannot be combined with --check")
     try:
+        for name in args.refresh:
+            print(f"claims: refreshed the verdicts of {refresh_verdicts(name)}")
         claims = load_ledger()
     except LedgerError as exc:
         print(f"claims: error: {exc}", file=sys.stderr)

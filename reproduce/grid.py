@@ -20,7 +20,8 @@ from reproduce.common import Run, script_main
 from reproduce.engine import Job, run_jobs
 
 __all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluate_grid",
-           "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG"]
+           "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG",
+           "shipped_seeds", "add_seed_mean", "seed_spread", "point_intervals"]
 
 CODE_TAG = "grid-v1"
 
@@ -61,12 +62,44 @@ def model_script(name: str, doc: str, argv, produce, derive, extra=None) -> Path
                        torch_threads=1)
 
 
+def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds) -> dict:
+    """``{f"{encoder}_s{seed}": checkpoint}`` for the seeds whose checkpoint is shipped."""
+    from g2s.checkpoints import checkpoint_path
+    paths = {s: checkpoint_path(encoder, problem, trained_on, s) for s in seeds}
+    return {f"{encoder}_s{s}": p for s, p in paths.items() if p.exists()}
+
+
 def add_seed_mean(instances: list, seeds, prefix: str = "g2s_rnn") -> None:
-    """Add ``results[prefix]`` to each instance row: the mean ratio of ``prefix_sS`` over
-    ``seeds`` (the curve of a model trained with several seeds)."""
+    """Add ``results[prefix]`` to each instance row that has every seed: the mean ratio of
+    ``prefix_sS`` over ``seeds`` (the curve of a model trained with several seeds)."""
     for row in instances:
-        per_seed = [row["results"][f"{prefix}_s{s}"]["ratio"] for s in seeds]
-        row["results"][prefix] = {"ratio": float(np.mean(per_seed))}
+        got = [row["results"].get(f"{prefix}_s{s}") for s in seeds]
+        if got and all(g is not None for g in got):
+            row["results"][prefix] = {"ratio": float(np.mean([g["ratio"] for g in got]))}
+
+
+def point_intervals(instances: list, families, models, sizes) -> dict:
+    """The plotted uncertainty: ``intervals[family][model][n]``, a 95% percentile bootstrap
+    interval of the point's mean ratio (:func:`reproduce.verdicts.interval_seed_mean`: over
+    graphs for one seed, seeds then graphs for a seed mean), with its resample count, seed and
+    sample size.  A model's seeds are :func:`reproduce.verdicts.seed_keys`."""
+    from reproduce import verdicts as rule
+    out = {}
+    for f in families:
+        out[f] = {}
+        rows = [r for r in instances if r["family"] == f]
+        for m in models:
+            keys = rule.seed_keys(rows, m)
+            out[f][m] = {}
+            for n in sizes:
+                arr = rule.point_samples([r for r in rows if r["n"] == n], keys).get((f, n))
+                if arr is not None:
+                    rec = rule.interval_seed_mean(list(arr))
+                    out[f][m][str(n)] = {k: rec[k] for k in ("estimate", "low", "high",
+                                                             "confidence", "n_graphs",
+                                                             "n_seeds", "n_resamples", "seed",
+                                                             "method")}
+    return out
 
 
 def seed_spread(points: dict, sizes, seeds, prefix: str = "g2s_rnn") -> dict:

@@ -54,6 +54,7 @@ re-derived bit for bit.
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -63,6 +64,7 @@ __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
     "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
     "bound_verdict", "comparison_verdict", "point_samples", "point_intervals", "bound_claim",
+    "seed_keys", "comparison_claim", "point_interval",
 ]
 
 FAMILY_CONFIDENCE = 0.95  # simultaneous confidence over the points a claim ranges over
@@ -344,6 +346,58 @@ def bound_claim(instances: Sequence[Mapping], models: Mapping[str, Sequence[str]
     ivs = point_intervals(samples, family_confidence=family_confidence,
                           n_resamples=n_resamples, seed=seed)
     out = bound_verdict(ivs, bound, direction=direction, min_seeds=min_seeds)
+    return _evidence(out, ivs, n_resamples, seed)
+
+
+def seed_keys(instances: Sequence[Mapping], name: str) -> list[str]:
+    """The result keys of a model's training seeds in a figure JSON's instance records.
+
+    A model evaluated with several seeds stores each as ``NAME_sK`` (and its seed mean as
+    ``NAME``); a one-seed model stored under ``NAME`` alone (the baselines before issue 13)
+    is its own single seed.  Keys come sorted by seed number."""
+    pattern = re.compile(rf"{re.escape(name)}_s(\d+)")
+    found = {k for rec in instances for k in rec.get("results", {}) if pattern.fullmatch(k)}
+    return sorted(found, key=lambda k: int(pattern.fullmatch(k).group(1))) or [name]
+
+
+def point_interval(per_seed) -> dict:
+    """The plotted interval of one point (95%, not Bonferroni): over graphs for one seed, the
+    two-level bootstrap for a seed mean (:func:`interval_seed_mean`)."""
+    return interval_seed_mean(per_seed)
+
+
+def comparison_claim(instances: Sequence[Mapping], a_methods: Sequence[str],
+                     others: Mapping[str, Sequence[str]], bound: float = 0.0, *,
+                     direction: str = "<=", families: Sequence[str] | None = None,
+                     min_seeds: int = 1, key: str = "ratio", family_confidence: float =
+                     FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+    """A paired claim "mean(A) - mean(B) <direction> bound at every point, for every B".
+
+    ``a_methods``: the seed keys of A; ``others``: name -> seed keys of each B.  Every
+    (B, family, size) point is one member of the Bonferroni family; each gets a
+    :func:`paired_difference` interval over the graphs A and B both ran (graphs resampled once,
+    shared by A and B; then each method's seeds).  ``bound = 0, "<="`` decides "no B has a
+    lower (better) ratio than A": refuted where some B is better beyond the noise (lower end
+    > 0), confirmed when every upper end is <= 0.  Returns :func:`bound_verdict`'s object plus
+    the evidence fields of :func:`bound_claim`.
+    """
+    diffs_in = {}
+    for name, b_methods in others.items():
+        a_s = point_samples(instances, [*a_methods, *b_methods], key)
+        for (fam, n), arr in a_s.items():
+            if families is None or fam in families:
+                diffs_in[(name, fam, n)] = (arr[:len(a_methods)], arr[len(a_methods):])
+    if not diffs_in:
+        return {"verdict": "pending", "why": "no shared per-instance records"}
+    conf = per_point_confidence(len(diffs_in), family_confidence)
+    ivs = {f"{name}:{fam}@{n}": paired_difference(a, b, confidence=conf,
+                                                   n_resamples=n_resamples, seed=seed)
+           for (name, fam, n), (a, b) in diffs_in.items()}
+    out = bound_verdict(ivs, bound, direction=direction, min_seeds=min_seeds)
+    return _evidence(out, ivs, n_resamples, seed)
+
+
+def _evidence(out: dict, ivs: Mapping[str, dict], n_resamples: int, seed: int) -> dict:
     w = ivs[out["worst"]]
     shapes = sorted({(r["n_graphs"], r["n_seeds"]) for r in ivs.values()})
     sample = ", ".join(f"{g} graph{'s' * (g != 1)} x {s} seed{'s' * (s != 1)}"
