@@ -62,10 +62,11 @@ def model_script(name: str, doc: str, argv, produce, derive, extra=None) -> Path
                        torch_threads=1)
 
 
-def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds) -> dict:
-    """``{f"{encoder}_s{seed}": checkpoint}`` for the seeds whose checkpoint is shipped."""
+def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds, directory=None) -> dict:
+    """``{f"{encoder}_s{seed}": checkpoint}`` for the seeds whose checkpoint is shipped (in
+    ``directory``, default the package's checkpoint folder)."""
     from g2s.checkpoints import checkpoint_path
-    paths = {s: checkpoint_path(encoder, problem, trained_on, s) for s in seeds}
+    paths = {s: checkpoint_path(encoder, problem, trained_on, s, directory) for s in seeds}
     return {f"{encoder}_s{s}": p for s, p in paths.items() if p.exists()}
 
 
