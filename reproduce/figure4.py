@@ -119,6 +119,7 @@ def derive_verdicts(result: dict) -> dict:
         kind = got.pop("verdict")
         if kind == "confirmed" and max_n < S.PAPER_MAX_N:
             kind, got["why"] = "qualified", f"confirmed on sizes up to {max_n} only"
+        got["why"] = f" ({got['why']})" if got["why"] else ""   # renders after the points
         out[claim] = verdict(kind, **got, threshold=threshold, max_n=max_n,
                              profile=result["profile"], heuristic_better_at=heur["failing"],
                              heuristic_verdict=heur["verdict"])
