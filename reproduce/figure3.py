@@ -22,10 +22,17 @@ if not __package__:  # run as python reproduce/figure3.py
 from reproduce import settings as S
 from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
-from reproduce.grid import (META_KEYS, add_seed_mean, evaluate_grid, model_script,
-                            point_intervals, seed_spread, shipped_seeds)
+from reproduce.grid import (
+    META_KEYS,
+    add_seed_mean,
+    evaluate_grid,
+    model_script,
+    point_intervals,
+    seed_spread,
+    shipped_seeds,
+)
 from reproduce.grid import summarise as grid_summarise
-from reproduce.plots import ratio_panel
+from reproduce.plots import interval_bars, ratio_panel
 
 NAME = "figure3"
 PROBLEM = "mvc"
@@ -167,15 +174,8 @@ def baselines_verdict(result: dict) -> dict:
 
 
 def _bars(result: dict, f: str, model: str, sizes) -> tuple[list, list]:
-    """Means and asymmetric error bars of one curve: the stored 95% bootstrap interval of each
-    point (the standard deviation for a JSON written before intervals were stored)."""
-    pts = result["points"][f][model]
-    ivs = result.get("intervals", {}).get(f, {}).get(model, {})
-    means = [pts[str(n)]["mean"] for n in sizes]
-    if all(str(n) in ivs for n in sizes):
-        return means, [[m - ivs[str(n)]["low"] for m, n in zip(means, sizes)],
-                       [ivs[str(n)]["high"] - m for m, n in zip(means, sizes)]]
-    return means, [pts[str(n)]["std"] for n in sizes]
+    return interval_bars(result["points"][f][model],
+                         result.get("intervals", {}).get(f, {}).get(model), sizes)
 
 
 def plot(result: dict):

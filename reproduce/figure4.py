@@ -23,9 +23,15 @@ if not __package__:  # run as python reproduce/figure4.py
 from reproduce import settings as S
 from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
-from reproduce.grid import (add_seed_mean, evaluate_grid, model_script, point_intervals,
-                            shipped_seeds, summarise)
-from reproduce.plots import ratio_panel
+from reproduce.grid import (
+    add_seed_mean,
+    evaluate_grid,
+    model_script,
+    point_intervals,
+    shipped_seeds,
+    summarise,
+)
+from reproduce.plots import interval_bars, ratio_panel
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -209,14 +215,8 @@ def plot(result: dict):
             if m not in pts:
                 continue
             sizes = sorted(int(n) for n in pts[m])
-            means = [pts[m][str(n)]["mean"] for n in sizes]
-            ivs = result.get("intervals", {}).get(problem, {}).get(family, {}).get(m, {})
-            if all(str(n) in ivs for n in sizes):   # the stored 95% bootstrap interval
-                bars = [[mu - ivs[str(n)]["low"] for mu, n in zip(means, sizes)],
-                        [ivs[str(n)]["high"] - mu for mu, n in zip(means, sizes)]]
-            else:                                   # a JSON from before intervals were stored
-                bars = [pts[m][str(n)]["std"] for n in sizes]
-            ax.errorbar(sizes, means, bars, color=col, marker=mk,
+            ivs = result.get("intervals", {}).get(problem, {}).get(family, {}).get(m)
+            ax.errorbar(sizes, *interval_bars(pts[m], ivs, sizes), color=col, marker=mk,
                         capsize=3, label=label, lw=2 if m == "g2s_rnn" else 1)
         thr = bound[(problem, family)]
         ratio_panel(ax, result["sizes"], title, thr, f"paper's bound {thr}")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ratio_panel"]
+__all__ = ["ratio_panel", "interval_bars"]
 
 
 def ratio_panel(ax, sizes, title: str, bar: float, bar_label: str | None = None,
@@ -19,3 +19,15 @@ def ratio_panel(ax, sizes, title: str, bar: float, bar_label: str | None = None,
     ax.set_title(title, **({} if title_size is None else {"fontsize": title_size}))
     ax.set_xlabel("number of vertices")
     return ax
+
+
+def interval_bars(points: dict, intervals: dict | None, sizes) -> tuple[list, list]:
+    """Means and error bars of one curve (``n -> {mean, std}`` and ``n -> {low, high}``): the
+    stored 95% bootstrap interval of each point as asymmetric bars, or the standard deviation
+    for a JSON written before intervals were stored."""
+    means = [points[str(n)]["mean"] for n in sizes]
+    ivs = intervals or {}
+    if all(str(n) in ivs for n in sizes):
+        return means, [[m - ivs[str(n)]["low"] for m, n in zip(means, sizes)],
+                       [ivs[str(n)]["high"] - m for m, n in zip(means, sizes)]]
+    return means, [points[str(n)]["std"] for n in sizes]
