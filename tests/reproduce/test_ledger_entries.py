@@ -5,6 +5,8 @@ entry drifts (``claims.py --check`` fails) when a regenerated output makes it st
 * intro-scale-3200: the committed Figure 2 stops below 3,200 vertices (not-reproduced);
 * fig3-graphs-per-point: the committed Figure 3 averages 3 graphs per point (1 for the
   deterministic greedy worst case), not the caption's 20;
+* fig2-bipartite-sizes: the paper tests bipartite graphs of 24-3,200 vertices with equal parts;
+  ours use the ladder 25-3,200, whose 25 has parts 12 and 13 (every other size is even);
 * d3-q-semantics, d3-latching: the committed Appendix D.3 run uses one planted-cover seed;
 * d3-graph-sizes: D.3's state study runs sizes 25-200 of the four Section 5 families, the depth
   study size 50;
@@ -42,6 +44,18 @@ def test_figure3_graphs_per_point():
     assert counts == {"bipartite": {3}, "regular": {3}, "greedy_worst": {1}}
     g2s = sorted(k for k in _json("figure3")["checkpoints"] if k.startswith("g2s_rnn"))
     assert g2s == [f"g2s_rnn_mvc_er15_s{s}.pt" for s in range(3)]
+
+
+def test_bipartite_sizes_differ_from_the_paper_only_at_the_smallest():
+    from g2s.graphs import SIZE_LADDER, make_graph
+    parts = {}
+    for n in SIZE_LADDER[:5]:
+        G = make_graph("bipartite", n, seed=0)
+        side = [d for _, d in G.nodes(data="bipartite")]
+        parts[n] = (side.count(0), side.count(1))
+    assert parts[25] == (12, 13)
+    assert all(a == b for n, (a, b) in parts.items() if n != 25)
+    assert SIZE_LADDER[0] == 25 and SIZE_LADDER[-1] == 3200
 
 
 def test_appendix_d3_uses_one_planted_seed():
