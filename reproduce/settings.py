@@ -76,9 +76,6 @@ FIG4_BOUNDS = {"fig4-maxcut": ("maxcut", ("er", "grid"), 1.04),
 #: Appendix D.2: "the model trained on planted-cover graphs shows even stronger consistency by
 #: staying 1% within optimal" (on bipartite and worst-case graphs)
 WITHIN_1PCT = 1.01
-#: ours: a worst-mean difference below this is "no change" for intro-adversarial (3 graphs
-#: per size cannot resolve less)
-ADVERSARIAL_MARGIN = 0.01
 #: ours: a claim that some method is beaten "on more than half" of the points is refuted
 MAJORITY = 0.5
 #: exact float comparisons of means (ties are not "better")
