@@ -37,52 +37,47 @@ def _float(text: str) -> float:
     return value
 
 
+def _require(value, ok: bool, what: str, text: str):
+    """``value`` when ``ok``, else the one-line refusal ``must be WHAT, got 'TEXT'``."""
+    if not ok:
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """An integer >= 1."""
     value = _int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
+    return _require(value, value >= 1, "a positive integer", text)
 
 
 def nonnegative_int(text: str) -> int:
     """An integer >= 0."""
     value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
-    return value
+    return _require(value, value >= 0, "a non-negative integer", text)
 
 
 def positive_float(text: str) -> float:
     """A finite number > 0 (``nan`` and ``inf`` are refused)."""
     value = _float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
-    return value
+    return _require(value, value > 0, "a positive number", text)
 
 
 def nonnegative_float(text: str) -> float:
     """A finite number >= 0."""
     value = _float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text!r}")
-    return value
+    return _require(value, value >= 0, "a non-negative number", text)
 
 
 def probability(text: str) -> float:
     """A number in ``[0, 1]``."""
     value = _float(text)
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text!r}")
-    return value
+    return _require(value, 0 <= value <= 1, "between 0 and 1", text)
 
 
 def seed(text: str) -> int:
     """A random seed: an integer in ``0 .. 2**31 - 1``."""
     value = _int(text)
-    if not 0 <= value <= SEED_MAX:
-        raise argparse.ArgumentTypeError(f"must be an integer from 0 to {SEED_MAX}, got {text!r}")
-    return value
+    return _require(value, 0 <= value <= SEED_MAX, f"an integer from 0 to {SEED_MAX}", text)
 
 
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
