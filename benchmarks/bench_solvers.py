@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from g2s.certificates import instance_graph
+from g2s.fsutil import atomic_write_text
 from g2s.problems import SENSE
 from g2s.solvers import solve_reference
 
@@ -93,10 +94,7 @@ def main(argv=None) -> dict:
               "pairs": [list(p) for p in PAIRS], "versions": _versions(),
               "summary": summarise(rows), "rows": rows,
               "wall_seconds": round(time.perf_counter() - start, 1)}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(result, indent=1) + "\n")
-    tmp.replace(args.out)
+    atomic_write_text(args.out, json.dumps(result, indent=1) + "\n")
     for key, s in result["summary"].items():
         print(f"{key:28s} n={s['instances']:2d} optimal={s['proven_optimal_fraction']:.2f} "
               f"bound_gap={s['mean_bound_gap']:.4f} primal_gap={s['mean_primal_gap']:.4f} "

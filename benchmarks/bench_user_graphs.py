@@ -42,6 +42,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from g2s.fsutil import atomic_write_text
 from g2s.graphs import erdos_renyi
 from g2s.heuristics import run_heuristic
 from g2s.problems import check_solution
@@ -211,10 +212,7 @@ def main(argv=None) -> dict:
                            "machine": platform.machine()},
               "summary": summarise(rows), "rows": rows,
               "wall_seconds": round(time.perf_counter() - start, 1)}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(result, indent=1) + "\n")
-    tmp.replace(args.out)
+    atomic_write_text(args.out, json.dumps(result, indent=1) + "\n")
     md.write_text(render_markdown(result))
     print(render_markdown(result))
     return result
