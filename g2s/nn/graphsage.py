@@ -32,6 +32,7 @@ import torch
 from torch import nn
 
 from g2s.nn.batch import GraphBatch
+from g2s.nn.fixed_depth import FixedDepthEncoder
 
 __all__ = ["GraphSAGE", "SAGE_DEFAULT_DEPTH", "AGGREGATORS"]
 
@@ -51,20 +52,17 @@ def neighbour_max(batch: GraphBatch, h: torch.Tensor) -> torch.Tensor:
     return out.reshape(h.shape)
 
 
-class GraphSAGE(nn.Module):
+class GraphSAGE(FixedDepthEncoder):
     """Hamilton et al. (2017) Algorithm 1 with aggregator ``gcn``, ``mean`` or ``pool``."""
 
-    variable_depth = False
     ball_degree_labels = True   # reads deg(v) of the ball's vertices: local w.r.t. degree labels
 
     def __init__(self, config, aggregator: str):
-        super().__init__()
         if aggregator not in AGGREGATORS:
             raise ValueError(f"aggregator must be one of {AGGREGATORS}")
-        d = config.dim
-        self.dim = d
+        super().__init__(config, "sage_depth", SAGE_DEFAULT_DEPTH)
+        d = self.dim
         self.aggregator = aggregator
-        self.depth = int(config.extra.get("sage_depth", SAGE_DEFAULT_DEPTH))
         sizes = [3] + [d] * self.depth
         width = 1 if aggregator == "gcn" else 2
         self.W = nn.ModuleList(nn.Linear(width * a, b) for a, b in zip(sizes[:-1], sizes[1:]))

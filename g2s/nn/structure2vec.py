@@ -28,6 +28,7 @@ import torch
 from torch import nn
 
 from g2s.nn.batch import GraphBatch
+from g2s.nn.fixed_depth import FixedDepthEncoder
 
 __all__ = ["Structure2Vec", "S2V_DEFAULT_DEPTH"]
 
@@ -35,16 +36,12 @@ __all__ = ["Structure2Vec", "S2V_DEFAULT_DEPTH"]
 S2V_DEFAULT_DEPTH = 5
 
 
-class Structure2Vec(nn.Module):
+class Structure2Vec(FixedDepthEncoder):
     """Dai et al. (2017) Eq. (3) with ``L`` rounds; ``forward(batch, c) -> mu^{(L)}``."""
 
-    variable_depth = False
-
     def __init__(self, config):
-        super().__init__()
-        p = config.dim
-        self.dim = p
-        self.depth = int(config.extra.get("s2v_depth", S2V_DEFAULT_DEPTH))
+        super().__init__(config, "s2v_depth", S2V_DEFAULT_DEPTH)
+        p = self.dim
         self.theta1 = nn.Parameter(torch.randn(p) * 0.1)
         self.theta2 = nn.Linear(p, p, bias=False)
         self.theta3 = nn.Linear(p, p, bias=False)

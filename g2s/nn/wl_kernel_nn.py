@@ -27,6 +27,7 @@ import torch
 from torch import nn
 
 from g2s.nn.batch import GraphBatch
+from g2s.nn.fixed_depth import FixedDepthEncoder
 
 __all__ = ["WLKernelNN", "WL_NN_DEFAULT_DEPTH", "WL_NN_DEFAULT_WIDTH"]
 
@@ -34,16 +35,12 @@ WL_NN_DEFAULT_DEPTH = 3   # Appendix D: depth 3
 WL_NN_DEFAULT_WIDTH = 4   # Appendix D: width 4 (walks of 4 vertices)
 
 
-class WLKernelNN(nn.Module):
+class WLKernelNN(FixedDepthEncoder):
     """Lei et al. (2017): ``L`` neural WL relabellings, then an ``n``-vertex walk kernel."""
 
-    variable_depth = False
-
     def __init__(self, config):
-        super().__init__()
-        d = config.dim
-        self.dim = d
-        self.depth = int(config.extra.get("wl_depth", WL_NN_DEFAULT_DEPTH))
+        super().__init__(config, "wl_depth", WL_NN_DEFAULT_DEPTH)
+        d = self.dim
         self.width = int(config.extra.get("wl_width", WL_NN_DEFAULT_WIDTH))
         self.W_in = nn.Linear(2, d)
         self.U1 = nn.ModuleList(nn.Linear(d, d, bias=False) for _ in range(self.depth))
