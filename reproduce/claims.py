@@ -28,6 +28,12 @@ The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of th
   plurals).  Literal braces in such evidence are doubled (``S = {{}}``); the evidence of other
   checks is shown as written.
 
+A claim may list ``variants``: ids of claims that re-check it with a choice the paper leaves
+unstated (training length, checkpoint selection: the ``*-early-weights`` entries).  When the
+claim's own check gives ``refuted`` but some variant is not refuted, the claim is
+``not-reproduced`` (issue 13 item 5: our re-implementation fails it, but a choice the paper does
+not state could decide it); a failure that holds for every variant stays ``refuted``.
+
 Verdicts: ``confirmed``, ``qualified``, ``refuted``, ``inconclusive`` (the decision rule of
 ``reproduce/verdicts.py`` could not separate the interval from the bound), ``not-reproduced``,
 ``pending``, and ``recorded`` (our reading of an ambiguity of the paper, not a tested claim).
@@ -91,6 +97,9 @@ def load_ledger(path: Path = LEDGER) -> list[dict]:
             raise LedgerError(f"claim {c['id']}: check must start with pytest: or json:")
         if chk.startswith("json:") and "#" not in chk:
             raise LedgerError(f"claim {c['id']}: json check must be json:NAME#KEY")
+        for v in c.get("variants", []):
+            if v == c["id"] or v not in {x.get("id") for x in claims}:
+                raise LedgerError(f"claim {c['id']}: variant {v!r} is not another claim")
         if chk.startswith("json:") and not c.get("rule_test", "").split():
             raise LedgerError(f"claim {c['id']}: a json check needs rule_test, the tests of "
                               "its decision rule")
@@ -229,7 +238,26 @@ def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]
             derived[c["id"]] = ({"verdict": c["verdict"]} if not bad else
                                 {"verdict": "drift", "why": "; ".join(f"{n} {s}" for n, s in
                                                                       bad.items())})
+    for c in claims:
+        apply_variants(c, derived)
     return derived
+
+
+def apply_variants(claim: dict, derived: dict) -> None:
+    """A refuted claim whose ``variants`` are not all refuted becomes ``not-reproduced``
+    (module docstring); the variants and their verdicts are added to its derived object."""
+    alts = claim.get("variants", [])
+    own = derived[claim["id"]]
+    if not alts or own["verdict"] != "refuted":
+        return
+    kinds = {a: derived[a]["verdict"] for a in alts}
+    held = [a for a, k in kinds.items() if k not in ("refuted", "drift")]
+    if held:
+        derived[claim["id"]] = {
+            **own, "verdict": "not-reproduced",
+            "variants": ", ".join(f"{a}: {k}" for a, k in kinds.items()),
+            "why": f"refuted with the paper's settings but {', '.join(held)} is not: a choice "
+                   "the paper leaves unstated decides it"}
 
 
 def evidence_text(claim: dict, derived: dict) -> str:

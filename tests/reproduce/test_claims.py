@@ -184,3 +184,22 @@ def test_json_claims_name_the_tests_of_their_rule(tmp_path):
     with pytest.raises(C.LedgerError, match="rule_test"):
         C.load_ledger(_write_ledger(tmp_path, [claim]))
     assert all(c["rule_test"].split() for c in C.load_ledger() if c["check"].startswith("json:"))
+
+
+def test_a_refuted_claim_with_a_variant_that_holds_is_not_reproduced(tmp_path):
+    derived = {"main": {"verdict": "refuted", "worst": 1.2},
+               "early": {"verdict": "qualified"}, "late": {"verdict": "refuted"}}
+    C.apply_variants({"id": "main", "variants": ["early", "late"]}, derived)
+    assert derived["main"]["verdict"] == "not-reproduced"
+    assert derived["main"]["variants"] == "early: qualified, late: refuted"
+    assert derived["main"]["worst"] == 1.2
+    every = {"main": {"verdict": "refuted"}, "late": {"verdict": "refuted"}}
+    C.apply_variants({"id": "main", "variants": ["late"]}, every)
+    assert every["main"]["verdict"] == "refuted"          # fails for every variant: refuted
+    kept = {"main": {"verdict": "inconclusive"}, "early": {"verdict": "confirmed"}}
+    C.apply_variants({"id": "main", "variants": ["early"]}, kept)
+    assert kept["main"]["verdict"] == "inconclusive"      # only a refutation is softened
+    base = ('[[claim]]\nid="a"\nwhere="w"\nstatement="s"\npaper_value=""\ntolerance=""\n'
+            'evidence="e"\ncheck=""\nverdict="pending"\nvariants=["zz"]\n')
+    with pytest.raises(C.LedgerError, match="variant"):
+        C.load_ledger(_ledger(tmp_path, base))
