@@ -16,8 +16,6 @@ import bz2
 import gzip
 import json
 import lzma
-import subprocess
-import sys
 import zipfile
 
 import networkx as nx
@@ -26,18 +24,13 @@ import pytest
 from g2s.cli import main
 from g2s.graph_formats import compression_of, decompress
 from g2s.graph_io import GraphFormatError, read_graph, write_graph
+from tests.g2s.test_cli import run  # the g2s command in a subprocess
 
 
 def solve(capsys, path, *extra, problem="mvc"):
     rc = main(["solve", "--problem", problem, "--method", "greedy", *extra, str(path)])
     out, err = capsys.readouterr()
     return rc, (json.loads(out) if rc == 0 else None), err
-
-
-def run(*args):
-    proc = subprocess.run([sys.executable, "-m", "g2s.cli", *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
-    return proc.returncode, proc.stdout, proc.stderr
 
 
 @pytest.fixture
