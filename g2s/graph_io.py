@@ -1,7 +1,8 @@
 """Reading and writing graph files: edge list, DIMACS, graph6, GraphML, MatrixMarket and METIS.
 
 gzip, bzip2, xz and single-file zip input is unpacked first (recognised by its magic bytes);
-MatrixMarket, METIS and the unpacking live in :mod:`g2s.graph_formats`.
+MatrixMarket, METIS and the unpacking live in :mod:`g2s.graph_formats`, the edge-list and
+DIMACS parsers in :mod:`g2s.graph_text`.
 
 Every reader returns an :class:`InputGraph`: an undirected simple graph on ``0..n-1`` plus the
 original vertex labels, so answers can be reported in the file's own labels, and the list of
@@ -130,84 +131,6 @@ def decode_text(raw: bytes) -> str:
     return text
 
 
-_CANONICAL_INT = re.compile(r"-?[1-9][0-9]*|0")
-_BLANKS = re.compile(r"[ \t]+")
-
-
-def _token(tok: str):
-    """An integer label when written canonically, else the string itself (``01`` != ``1``)."""
-    return int(tok) if _CANONICAL_INT.fullmatch(tok) else tok
-
-
-def _read_edgelist(text: str) -> InputGraph:
-    H = nx.MultiGraph()
-    weighted = 0
-    for lineno, raw in enumerate(text.split("\n"), 1):
-        line = raw.split("#", 1)[0].split("%", 1)[0].strip(" \t\r")
-        if not line:
-            continue
-        parts = _BLANKS.split(line)
-        if len(parts) < 2:
-            raise GraphFormatError(f"line {lineno}: expected 'u v', got {raw.strip()!r}")
-        if len(parts) > 3:
-            raise GraphFormatError(f"line {lineno}: expected 'u v' or 'u v weight', got "
-                                   f"{raw.strip()!r}")
-        weighted += len(parts) == 3
-        u, v = _token(parts[0]), _token(parts[1])
-        if u == v:
-            raise GraphFormatError(f"line {lineno}: self-loop at vertex {u!r}: only simple "
-                                   "graphs are supported")
-        H.add_edge(u, v)
-    warnings = [f"ignored the third column (edge weights) on {weighted} line(s): the problems "
-                "are unweighted"] if weighted else []
-    return from_networkx(H, warnings)
-
-
-def _read_dimacs(text: str) -> InputGraph:
-    n = m_declared = None
-    H = nx.MultiGraph()
-    warnings = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        parts = raw.split()
-        if not parts or parts[0] == "c":
-            continue
-        if parts[0] == "p":
-            if n is not None:
-                raise GraphFormatError(f"line {lineno}: second 'p' line")
-            if len(parts) != 4 or parts[1] not in ("edge", "col"):
-                raise GraphFormatError(f"line {lineno}: expected 'p edge N M', got {raw.strip()!r}")
-            if not (parts[2].isascii() and parts[2].isdigit() and parts[3].isascii()
-                    and parts[3].isdigit()):
-                raise GraphFormatError(f"line {lineno}: N and M must be non-negative integers")
-            n, m_declared = int(parts[2]), int(parts[3])
-            if n > MAX_VERTICES:
-                raise GraphFormatError(f"line {lineno}: 'p' line declares {n} vertices; at most "
-                                       f"{MAX_VERTICES} are accepted")
-        elif parts[0] == "e":
-            if n is None:
-                raise GraphFormatError(f"line {lineno}: 'e' line before the 'p edge N M' line")
-            if len(parts) != 3:
-                raise GraphFormatError(f"line {lineno}: expected 'e u v', got {raw.strip()!r}")
-            try:
-                u, v = int(parts[1]), int(parts[2])
-            except ValueError:
-                raise GraphFormatError(f"line {lineno}: vertices must be integers") from None
-            if not (1 <= u <= n and 1 <= v <= n):
-                raise GraphFormatError(f"line {lineno}: vertex out of range 1..{n}")
-            if u == v:
-                raise GraphFormatError(f"line {lineno}: self-loop at vertex {u}: only simple "
-                                       "graphs are supported")
-            H.add_edge(u, v)
-        else:
-            raise GraphFormatError(f"line {lineno}: unknown DIMACS line type {parts[0]!r}")
-    if n is None:
-        raise GraphFormatError("no 'p edge N M' line")
-    H.add_nodes_from(range(1, n + 1))  # the declared isolated vertices, once N is checked
-    if H.number_of_edges() != m_declared:
-        warnings.append(f"'p' line declares {m_declared} edges, file has {H.number_of_edges()}")
-    return from_networkx(H, warnings)
-
-
 _DIMACS_P = re.compile(r"p\s+(edge|col)\s+\S+\s+\S+")
 
 
@@ -262,10 +185,9 @@ def read_graph(path, fmt: str | None = None) -> InputGraph:
         text = decode_text(raw)
     if fmt in graph_formats.READERS:
         return graph_formats.READERS[fmt](raw, text)
-    if fmt == "edgelist":
-        return _read_edgelist(text)
-    if fmt == "dimacs":
-        return _read_dimacs(text)
+    if fmt in ("edgelist", "dimacs"):
+        from g2s.graph_text import TEXT_READERS
+        return TEXT_READERS[fmt](text)
     if fmt == "graph6":
         lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
         if len(lines) != 1:
