@@ -46,7 +46,6 @@ Every returned solution passes :func:`g2s.problems.check_solution`.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -58,8 +57,9 @@ from g2s.exact_solvers import (
     bipartite_matching_number,
     max_cut_eigenvalue_bound,
 )
-from g2s.problems import PROBLEMS, SENSE, check_solution, is_feasible
+from g2s.problems import PROBLEMS, check_solution, is_feasible
 from g2s.programs import PROGRAMS as _PROGRAMS
+from g2s.solver_programs import better, solve_program
 
 __all__ = [
     "ReferenceResult", "solve_reference", "bipartite_matching_number",
@@ -70,7 +70,6 @@ __all__ = [
 BACKENDS = ("auto", "cpsat", "highs", "enumeration", "konig", "tree-dp", "bipartite-cut")
 #: which 0/1 programs solve MVC and MIS: both (module docstring), or only the one named
 FORMULATIONS = ("both", "mvc", "mis")
-_COMPLEMENT = {"mvc": "mis", "mis": "mvc"}
 
 
 @dataclass(frozen=True)
@@ -124,22 +123,6 @@ def _sorted(S) -> tuple:
         return tuple(sorted(S, key=repr))
 
 
-def _int_bound(problem: str, value: float) -> int:
-    """Round a solver's bound to the integer bound it implies (objectives are integers)."""
-    if SENSE[problem] == "min":
-        return math.ceil(value - 1e-6)
-    return math.floor(value + 1e-6)
-
-
-def _better(problem: str, a: int, b: int) -> bool:
-    return a < b if SENSE[problem] == "min" else a > b
-
-
-def _tighter(problem: str, a: int, b: int) -> bool:
-    """Bound ``a`` is strictly tighter than ``b`` (larger lower / smaller upper bound)."""
-    return a > b if SENSE[problem] == "min" else a < b
-
-
 _EXACT = EXACT_METHODS
 
 
@@ -158,55 +141,6 @@ def _auto_method(problem: str, G: nx.Graph, program: str) -> str:
     return "enumeration" if G.number_of_nodes() <= ENUMERATION_MAX_VERTICES else program
 
 
-def _run_program(problem, form, G, method, time_limit, hint, seed, workers):
-    """Program ``form`` on ``G``, as ``(solution of problem or None, integer bound on problem)``.
-
-    ``form`` is ``problem`` itself or its complement (MVC <-> MIS): then the solution is
-    complemented and the bound is ``n`` minus the complementary program's (Gallai).
-    """
-    if form == problem:
-        S, raw = _PROGRAMS[method](problem, G, time_limit, hint, seed, workers)
-        return S, _int_bound(problem, raw)
-    flip = None if hint is None else set(G) - hint
-    S, raw = _PROGRAMS[method](form, G, time_limit, flip, seed, workers)
-    return (None if S is None else set(G) - S), G.number_of_nodes() - _int_bound(form, raw)
-
-
-def _solve_program(problem, G, method, time_limit, hint, seed, workers, formulation):
-    """The 0/1 program(s) of one component (module docstring); also says what gave what."""
-    if problem == "maxcut":
-        forms = ["maxcut"]
-    elif formulation == "both":
-        forms = [problem, _COMPLEMENT[problem]]
-    else:
-        forms = [formulation]
-    start = time.perf_counter()
-    S = hint if hint is not None else (set(G) if problem == "mvc" else set())
-    value, solution_from = check_solution(problem, G, S), "hint"
-    bound = bound_from = None
-    bounds = dict.fromkeys(forms)
-    for k, form in enumerate(forms):
-        share = (time_limit - (time.perf_counter() - start)) / (len(forms) - k)
-        if k and share <= 0:  # the first program used the whole limit: the second is not run
-            break
-        T, b = _run_program(problem, form, G, method, max(share, 0.01), S, seed, workers)
-        bounds[form] = b
-        if T is not None:
-            t_value = check_solution(problem, G, T)
-            # the first program's answer replaces an equally good hint (as before issue 17)
-            if _better(problem, t_value, value) or (k == 0 and t_value == value):
-                S, value, solution_from = T, t_value, form
-        if bound is None or _tighter(problem, b, bound):
-            bound, bound_from = b, form
-        if bound == value:  # proven optimal: the other program has nothing left to add
-            break
-    if problem == "maxcut":  # the LP bound of max cut is weak on dense graphs
-        spectral = max_cut_eigenvalue_bound(G)
-        if spectral is not None and spectral < bound:
-            bound, bound_from = spectral, "eigenvalue"
-    return S, bound, solution_from, bound_from, bounds
-
-
 def _solve_part(problem, G, method, time_limit, hint, seed, workers, formulation="both"):
     """Solve one (sub)graph: ``(solution, objective, bound, solution_from, bound_from, bounds)``."""
     bounds = {}
@@ -220,11 +154,11 @@ def _solve_part(problem, G, method, time_limit, hint, seed, workers, formulation
         if hint is not None and not is_feasible(problem, G, hint & set(G)):
             raise ValueError("the hint is not a feasible solution")
         hint = _default_hint(problem, G) if hint is None else hint & set(G)
-        S, bound, S_from, b_from, bounds = _solve_program(problem, G, method, time_limit, hint,
-                                                          seed, workers, formulation)
+        S, bound, S_from, b_from, bounds = solve_program(problem, G, method, time_limit, hint,
+                                                         seed, workers, formulation)
     value = check_solution(problem, G, S)
     bound = value if bound is None else bound
-    if _better(problem, value, bound):
+    if better(problem, value, bound):
         raise AssertionError(f"{method}: objective {value} beats its proven bound {bound}")
     return S, value, bound, S_from, b_from, bounds
 
