@@ -1,0 +1,147 @@
+"""The decision rule applied to a figure JSON's per-instance records: a model's seed keys,
+the samples of each (family, size) point, and whole claims (a bound over every point, a paired
+comparison against other methods) with the evidence fields the ledger shows."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from reproduce.verdicts.rule import (
+    FAMILY_CONFIDENCE,
+    METHOD,
+    N_RESAMPLES,
+    SEED,
+    bound_verdict,
+    interval_seed_mean,
+    paired_difference,
+    per_point_confidence,
+)
+
+__all__ = ["point_samples", "point_intervals", "bound_claim", "seed_keys", "point_interval",
+           "comparison_claim"]
+
+
+def point_samples(instances: Sequence[Mapping], methods: Sequence[str],
+                  key: str = "ratio") -> dict[tuple[str, int], np.ndarray]:
+    """Per-instance records of a figure JSON -> {(family, n): seeds x graphs array}.
+
+    ``instances``: records with ``family``, ``n`` and ``results[method][key]`` (the figure
+    JSONs' ``instances``); ``methods``: one key per seed of one model (e.g. ``g2s_rnn_s0``,
+    ``g2s_rnn_s1``), or a single key for a one-seed model.  Instances a method did not run (or
+    ran without ``key``) are left out for every seed, so columns stay paired.
+    """
+    out: dict[tuple[str, int], list] = {}
+    for rec in instances:
+        res = rec.get("results", {})
+        vals = [res.get(m, {}).get(key) if isinstance(res.get(m), Mapping) else None
+                for m in methods]
+        if any(v is None for v in vals):
+            continue
+        out.setdefault((rec["family"], int(rec["n"])), []).append(vals)
+    return {p: np.asarray(v, dtype=float).T for p, v in sorted(out.items())}
+
+
+def point_intervals(samples: Mapping[tuple[str, int], np.ndarray], *,
+                    family_confidence: float = FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES,
+                    seed: int = SEED) -> dict[str, dict]:
+    """Bonferroni intervals (one per point) of the seed mean at every point of a claim.
+
+    Keys are ``"family@n"``; per-point confidence is ``per_point_confidence(len(samples))``.
+    """
+    conf = per_point_confidence(len(samples), family_confidence)
+    return {f"{fam}@{n}": interval_seed_mean(list(arr), confidence=conf,
+                                             n_resamples=n_resamples, seed=seed)
+            for (fam, n), arr in samples.items()}
+
+
+def bound_claim(instances: Sequence[Mapping], models: Mapping[str, Sequence[str]], bound: float,
+                *, families: Sequence[str] | None = None, direction: str = "<=",
+                min_seeds: int = 1, key: str = "ratio", family_confidence: float =
+                FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+    """A bound claim decided from a figure JSON's per-instance records, ready for the ledger.
+
+    ``models``: name -> the result keys of its seeds (e.g. ``{"ER-trained": ["g2s_rnn_s0",
+    ...]}``); every (model, family, size) point is one member of the Bonferroni family.
+    Returns :func:`bound_verdict`'s object plus evidence fields: ``worst`` (model:family@n),
+    ``worst_mean``, ``interval`` ("[low, high]" of the worst point), ``level`` (per-point
+    confidence), ``sample`` (graphs x seeds per point, smallest to largest), the resample count
+    and seed, and ``intervals`` ({point: [low, high]}).
+    """
+    samples = {}
+    for name, methods in models.items():
+        for (fam, n), arr in point_samples(instances, methods, key).items():
+            if families is None or fam in families:
+                samples[(f"{name}:{fam}", n)] = arr
+    if not samples:
+        return {"verdict": "pending", "why": "no per-instance records for these models"}
+    ivs = point_intervals(samples, family_confidence=family_confidence,
+                          n_resamples=n_resamples, seed=seed)
+    out = bound_verdict(ivs, bound, direction=direction, min_seeds=min_seeds)
+    return _evidence(out, ivs, n_resamples, seed)
+
+
+def seed_keys(instances: Sequence[Mapping], name: str) -> list[str]:
+    """The result keys of a model's training seeds in a figure JSON's instance records.
+
+    A model evaluated with several seeds stores each as ``NAME_sK`` (and its seed mean as
+    ``NAME``); a one-seed model stored under ``NAME`` alone (the baselines before issue 13)
+    is its own single seed.  Keys come sorted by seed number."""
+    pattern = re.compile(rf"{re.escape(name)}_s(\d+)")
+    found = {k for rec in instances for k in rec.get("results", {}) if pattern.fullmatch(k)}
+    return sorted(found, key=lambda k: int(pattern.fullmatch(k).group(1))) or [name]
+
+
+def point_interval(per_seed) -> dict:
+    """The plotted interval of one point (95%, not Bonferroni): over graphs for one seed, the
+    two-level bootstrap for a seed mean (:func:`interval_seed_mean`)."""
+    return interval_seed_mean(per_seed)
+
+
+def comparison_claim(instances: Sequence[Mapping], a_methods: Sequence[str],
+                     others: Mapping[str, Sequence[str]], bound: float = 0.0, *,
+                     direction: str = "<=", families: Sequence[str] | None = None,
+                     min_seeds: int = 1, key: str = "ratio", family_confidence: float =
+                     FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+    """A paired claim "mean(A) - mean(B) <direction> bound at every point, for every B".
+
+    ``a_methods``: the seed keys of A; ``others``: name -> seed keys of each B.  Every
+    (B, family, size) point is one member of the Bonferroni family; each gets a
+    :func:`paired_difference` interval over the graphs A and B both ran (graphs resampled once,
+    shared by A and B; then each method's seeds).  ``bound = 0, "<="`` decides "no B has a
+    lower (better) ratio than A": refuted where some B is better beyond the noise (lower end
+    > 0), confirmed when every upper end is <= 0.  Returns :func:`bound_verdict`'s object plus
+    the evidence fields of :func:`bound_claim`.
+    """
+    diffs_in = {}
+    for name, b_methods in others.items():
+        a_s = point_samples(instances, [*a_methods, *b_methods], key)
+        for (fam, n), arr in a_s.items():
+            if families is None or fam in families:
+                diffs_in[(name, fam, n)] = (arr[:len(a_methods)], arr[len(a_methods):])
+    if not diffs_in:
+        return {"verdict": "pending", "why": "no shared per-instance records"}
+    conf = per_point_confidence(len(diffs_in), family_confidence)
+    ivs = {f"{name}:{fam}@{n}": paired_difference(a, b, confidence=conf,
+                                                   n_resamples=n_resamples, seed=seed)
+           for (name, fam, n), (a, b) in diffs_in.items()}
+    out = bound_verdict(ivs, bound, direction=direction, min_seeds=min_seeds)
+    return _evidence(out, ivs, n_resamples, seed)
+
+
+def _evidence(out: dict, ivs: Mapping[str, dict], n_resamples: int, seed: int) -> dict:
+    w = ivs[out["worst"]]
+    shapes = sorted({(r["n_graphs"], r["n_seeds"]) for r in ivs.values()})
+    sample = ", ".join(f"{g} graph{'s' * (g != 1)} x {s} seed{'s' * (s != 1)}"
+                       for g, s in shapes)
+    out.update(worst_mean=round(w["estimate"], 4),
+               interval=f"[{w['low']:.3f}, {w['high']:.3f}]",
+               level=f"{100 * out.pop('confidence'):.2f}%", sample=sample,
+               failing=", ".join(out["failing"]) or "none",
+               unresolved=", ".join(out["unresolved"]) or "none",
+               n_resamples=n_resamples, resampling_seed=seed, method=METHOD,
+               intervals={p: [round(r["low"], 4), round(r["high"], 4)] for p, r in ivs.items()})
+    del out["worst_interval"]
+    return out
