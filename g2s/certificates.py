@@ -28,7 +28,6 @@ Command line (resumable: each finished instance is written at once, atomically):
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -242,62 +241,10 @@ def verify_all(directory: Path | None = None) -> dict:
     return summary
 
 
-def _build(args) -> None:
-    from tqdm import tqdm
-
-    keys = [(n, i) for n in args.sizes for i in range(args.start, args.start + args.count)]
-    bar = tqdm(keys, desc=f"{args.problem}/{args.family}", unit="graph")
-    for n, i in bar:
-        res = reference(args.problem, args.family, n, i, time_limit=args.time_limit,
-                        directory=args.directory)
-        bar.set_postfix_str(f"n={n} {res.status} gap={res.gap:.3f} {res.method}")
-
-
-def _summary(directory: Path | None) -> None:
-    for path in sorted(Path(directory or CERTIFICATE_DIR).glob("*.json")):
-        doc = json.loads(path.read_text())
-        inst = doc["instances"].values()
-        opt = sum(e["status"] == "optimal" for e in inst)
-        methods = sorted({e["method"] for e in inst})
-        print(f"{doc['problem']:7s} {doc['family']:21s} {opt:3d}/{len(inst):3d} optimal  "
-              f"{', '.join(methods)}")
-
-
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m g2s.certificates", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="solve and store missing certificates (resumable)")
-    b.add_argument("--problem", choices=PROBLEMS, required=True)
-    b.add_argument("--family", required=True)
-    b.add_argument("--sizes", type=int, nargs="+", required=True)
-    b.add_argument("--count", type=int, default=1, help="instances per size")
-    b.add_argument("--start", type=int, default=0, help="first instance index")
-    b.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
-    a = sub.add_parser("build-all", help="build every entry of CERTIFIED_INSTANCES")
-    a.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
-    subs = [b, a, sub.add_parser("verify", help="re-check every stored certificate"),
-            sub.add_parser("summary", help="count proven-optimal certificates per file")]
-    for p in subs:
-        p.add_argument("--directory", type=Path, default=None,
-                       help="certificate folder (default: the package's data folder)")
-    args = parser.parse_args(argv)
-    if args.command == "build":
-        _build(args)
-    elif args.command == "build-all":
-        for (args.problem, args.family), (args.sizes, args.count) in CERTIFIED_INSTANCES.items():
-            args.start = 0
-            _build(args)
-    elif args.command == "verify":
-        try:
-            for name, (k, opt) in verify_all(args.directory).items():
-                print(f"{name}: {k} verified, {opt} optimal")
-        except CertificateError as exc:
-            print(exc, file=sys.stderr)
-            return 1
-    else:
-        _summary(args.directory)
-    return 0
+    """The command line (module docstring): :func:`g2s.certificates_cli.main`."""
+    from g2s.certificates_cli import main as cli_main
+    return cli_main(argv)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,81 @@
+"""The command line of :mod:`g2s.certificates` (``python -m g2s.certificates build | build-all |
+verify | summary``; the commands are described in that module's docstring)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from g2s import certificates
+from g2s.certificates import (
+    CERTIFICATE_DIR,
+    CERTIFIED_INSTANCES,
+    DEFAULT_TIME_LIMIT,
+    CertificateError,
+    reference,
+    verify_all,
+)
+from g2s.problems import PROBLEMS
+
+__all__ = ["main"]
+
+
+def _build(args) -> None:
+    from tqdm import tqdm
+
+    keys = [(n, i) for n in args.sizes for i in range(args.start, args.start + args.count)]
+    bar = tqdm(keys, desc=f"{args.problem}/{args.family}", unit="graph")
+    for n, i in bar:
+        res = reference(args.problem, args.family, n, i, time_limit=args.time_limit,
+                        directory=args.directory)
+        bar.set_postfix_str(f"n={n} {res.status} gap={res.gap:.3f} {res.method}")
+
+
+def _summary(directory: Path | None) -> None:
+    for path in sorted(Path(directory or CERTIFICATE_DIR).glob("*.json")):
+        doc = json.loads(path.read_text())
+        inst = doc["instances"].values()
+        opt = sum(e["status"] == "optimal" for e in inst)
+        methods = sorted({e["method"] for e in inst})
+        print(f"{doc['problem']:7s} {doc['family']:21s} {opt:3d}/{len(inst):3d} optimal  "
+              f"{', '.join(methods)}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m g2s.certificates",
+                                     description=certificates.__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="solve and store missing certificates (resumable)")
+    b.add_argument("--problem", choices=PROBLEMS, required=True)
+    b.add_argument("--family", required=True)
+    b.add_argument("--sizes", type=int, nargs="+", required=True)
+    b.add_argument("--count", type=int, default=1, help="instances per size")
+    b.add_argument("--start", type=int, default=0, help="first instance index")
+    b.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
+    a = sub.add_parser("build-all", help="build every entry of CERTIFIED_INSTANCES")
+    a.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
+    subs = [b, a, sub.add_parser("verify", help="re-check every stored certificate"),
+            sub.add_parser("summary", help="count proven-optimal certificates per file")]
+    for p in subs:
+        p.add_argument("--directory", type=Path, default=None,
+                       help="certificate folder (default: the package's data folder)")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        _build(args)
+    elif args.command == "build-all":
+        for (args.problem, args.family), (args.sizes, args.count) in CERTIFIED_INSTANCES.items():
+            args.start = 0
+            _build(args)
+    elif args.command == "verify":
+        try:
+            for name, (k, opt) in verify_all(args.directory).items():
+                print(f"{name}: {k} verified, {opt} optimal")
+        except CertificateError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+    else:
+        _summary(args.directory)
+    return 0
