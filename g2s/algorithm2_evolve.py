@@ -1,0 +1,110 @@
+"""The arithmetic of Algorithm 2's fast path (:mod:`g2s.algorithm2`, step 1 of its docstring).
+
+* :class:`Weights` -- G2S-RNN's parameters as plain tensors in one dtype, laid out for
+  :func:`evaluate`;
+* :func:`evaluate` -- the lean evolution: one stacked ``16 x 32`` product per step serves
+  ``W_{G,1}`` and ``W_4``, in-place ``relu``, ``lerp`` for the gate; scores and scales at the
+  depths each state is read at;
+* :func:`candidates` -- the MDP's candidates from ``|Gamma(v) cap S|``;
+* :func:`complete_greedily` -- the problem's greedy rule that finishes a rollout after a deadline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from g2s.nn.model import QModel
+
+__all__ = ["Weights", "evaluate", "candidates", "complete_greedily"]
+
+
+@dataclass
+class Weights:
+    """G2S-RNN's parameters as plain tensors in one dtype, laid out for the lean evolution."""
+    Wcat: torch.Tensor        # (d, 2d): [W_{G,1}^T | W_4^T]
+    w2: torch.Tensor
+    w3: torch.Tensor
+    w5: torch.Tensor
+    b6: torch.Tensor
+    W7t: torch.Tensor
+    b8: torch.Tensor
+    WQ4t: torch.Tensor
+    wQ3: torch.Tensor
+    Wself_t: torch.Tensor | None
+
+    @classmethod
+    def of(cls, model: QModel, dtype, device) -> Weights:
+        g, r, q = model.encoder.graph2seq, model.encoder.seq2vec, model.qnet
+
+        def t(p):
+            return p.detach().to(device=device, dtype=dtype)
+
+        return cls(torch.cat([t(g.W_G1.weight).T, t(r.W_4.weight).T], 1).contiguous(),
+                   t(g.w_G2), t(g.w_G3), t(r.w_5), t(r.b_6), t(r.W_7.weight).T.contiguous(),
+                   t(r.b_8), t(q.W_Q4.weight).T.contiguous(), t(q.w_Q3.weight).reshape(-1),
+                   None if r.W_self is None else t(r.W_self.weight).T.contiguous())
+
+
+def evaluate(A, W: Weights, c: torch.Tensor, want: dict[int, list[int]]):
+    """Scores ``(N,)`` and scales ``(N,)`` at the depths ``want[j]`` of the columns of ``c``.
+
+    ``c``: ``(N, k)`` bool, columns sorted by decreasing ``max(want[j])``.  One stacked
+    evolution serves every column; a column stops being computed after its deepest read.
+    """
+    N, k = c.shape
+    d = W.w2.numel()
+    dtype = W.Wcat.dtype
+    last = [max(want[j]) for j in range(k)]
+    cf = c.to(dtype).unsqueeze(-1)                               # (N, k, 1)
+    B1 = torch.addcmul(W.w3.expand(N, k, d), cf, W.w2.expand(N, k, d))
+    B4 = torch.addcmul(W.b6.expand(N, k, d), cf, W.w5.expand(N, k, d))
+    x = torch.relu(B1)                                           # x(1) = relu(w2 c + w3)
+    y = torch.zeros_like(x)
+    out = {}
+    m = k
+    for t in range(1, max(last) + 1):
+        while m and last[m - 1] < t:
+            m -= 1
+        if m < x.shape[1]:
+            x, y = x[:, :m].contiguous(), y[:, :m].contiguous()
+            B1, B4 = B1[:, :m].contiguous(), B4[:, :m].contiguous()
+        s = (A @ x.reshape(N, m * d)).reshape(N * m, d)           # s(t) = A x(t)
+        f = torch.sigmoid(torch.addmm(W.b8, x.sum(0), W.W7t))      # (m, d): the gate
+        P = s @ W.Wcat                                            # [W_{G,1} s | W_4 s]
+        i = P[:, d:].reshape(N, m, d).add_(B4)
+        if W.Wself_t is not None:
+            i.add_((x.reshape(N * m, d) @ W.Wself_t).reshape(N, m, d))
+        y.lerp_(i.relu_(), f.expand(N, m, d))                     # y(t) = f i + (1-f) y(t-1)
+        for j in range(m):
+            if t in want[j]:
+                h = torch.relu(y[:, j] @ W.WQ4t)
+                out[(j, t)] = (h @ W.wQ3, h @ W.wQ3.abs())
+        if t < last[0]:
+            x = P[:, :d].reshape(N, m, d).add_(B1).relu_()          # x(t+1)
+    return out
+
+
+def candidates(problem: str, sel: torch.Tensor, inside: torch.Tensor, deg: torch.Tensor):
+    """The MDP's candidates (:func:`g2s.rl.env.candidate_mask`) from ``|Gamma(v) cap S|``."""
+    if problem == "mvc":
+        return ~sel & (inside < deg)                  # some incident edge is uncovered
+    if problem == "mis":
+        return ~sel & (inside == 0)                   # no neighbour in S
+    return ~sel & (deg - 2 * inside > 0)              # max cut: positive gain
+
+
+def complete_greedily(problem, k, deg, A32, cand_of, add):
+    """Finish one rollout with the problem's greedy rule (after a deadline)."""
+    while True:
+        cand = cand_of()
+        if not bool(cand.any()):
+            return
+        if problem == "mvc":
+            key = (deg - k).to(torch.float64)              # uncovered edges at v
+        elif problem == "maxcut":
+            key = (deg - 2 * k).to(torch.float64)          # gain of moving v into S
+        else:
+            key = -(A32 @ cand.to(torch.float32)).to(torch.float64)   # candidate neighbours
+        add(int(torch.argmax(key.masked_fill(~cand, float("-inf")))))
