@@ -63,12 +63,12 @@ _LADDER = SIZE_LADDER
 #: the certified evaluation instances: (problem, family) -> (sizes, instances per size)
 CERTIFIED_INSTANCES = {
     ("mvc", "greedy_worst"): (_LADDER, 1),
-    ("mvc", "bipartite"): (_LADDER[:6], 5),
-    ("mvc", "regular"): (_LADDER[:5], 5),
-    ("mvc", "er"): (_LADDER[:5], 5),
-    ("maxcut", "er"): (_LADDER[:5], 5),
-    ("maxcut", "grid"): (_LADDER[:5], 5),
-    ("mis", "er"): (_LADDER[:5], 5),
+    ("mvc", "bipartite"): (_LADDER[:5], 20),
+    ("mvc", "regular"): (_LADDER[:5], 20),
+    ("mvc", "er"): (_LADDER[:5], 20),
+    ("maxcut", "er"): (_LADDER[:5], 20),
+    ("maxcut", "grid"): (_LADDER[:5], 20),
+    ("mis", "er"): (_LADDER[:5], 20),
     ("mis", "structured_bipartite"): (_LADDER, 1),
 }
 
