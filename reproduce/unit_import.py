@@ -10,6 +10,11 @@ compared with the local instance's; its solution is re-checked feasible and its 
 recomputed (:func:`reproduce.grid.validate_unit`); only then is it written to the cache under
 the unit's key, so the run uses it instead of computing the unit.  Anything else is reported
 and skipped; a unit already soundly cached is kept.
+
+Figure 2(b) (``reproduce/figure2b.py``) imports through the same function: its checkpoints
+differ per family (``hashes`` a function of the unit), its cache keys name no problem (it is
+MVC only: the problem is added for the re-check), its cached values have their own fields
+(``value``) and it uses imported units without a cache too (``keep``).
 """
 
 from __future__ import annotations
@@ -28,17 +33,28 @@ REQUIRED = ("problem", "family", "n", "index", "checkpoint_sha", "t_max", "finge
 MATCH = ("problem", "family", "n", "index", "checkpoint_sha", "t_max")
 
 
-def import_units(run, path, problem: str, units, key, hashes: dict, t_max: int) -> Counter:
+def import_units(run, path, problem: str, units, key, hashes, t_max: int, *,
+                 value=None, keep: dict | None = None) -> Counter:
     """Cache the lines of ``path`` that match a unit of this grid (``units``: ``(family, n,
-    index, method)``; ``key(unit)``: its cache key; ``hashes``: method -> checkpoint sha).
-    Prints one summary line and one line per rejected match; returns the counts."""
+    index, method)``; ``key(unit)``: its cache key; ``hashes``: method -> checkpoint sha, or a
+    function of the unit giving it, None for a unit without a checkpoint).  ``value(rec,
+    file_name)``: the cache value of an accepted line ``rec`` (default: the grid's fields);
+    ``keep``: a dict that also receives each accepted value under its unit (then a disabled
+    cache, ``--no-cache``, is no reason to skip it).  Prints one summary line and one line per
+    rejected match; returns the counts."""
     from g2s.certificates import instance_graph
     from g2s.graphs import graph_fingerprint
     from reproduce.grid import validate_unit
+
+    def check(k: dict, v) -> str | None:     # a key without "problem" is this problem's
+        return validate_unit({"problem": problem, **k}, v)
+
+    sha_of = hashes if callable(hashes) else (lambda u: hashes.get(u[3]))
     by_match: dict = {}
     for u in units:
-        if u[3] in hashes:
-            by_match.setdefault((problem, u[0], u[1], u[2], hashes[u[3]], t_max), []).append(u)
+        sha = sha_of(u)
+        if sha is not None:
+            by_match.setdefault((problem, u[0], u[1], u[2], sha, t_max), []).append(u)
     counts, fingerprints = Counter(), {}
     name = Path(path).name
     for lineno, line in enumerate(Path(path).read_text().splitlines(), 1):
@@ -66,28 +82,36 @@ def import_units(run, path, problem: str, units, key, hashes: dict, t_max: int) 
         if (f, n, i) not in fingerprints:
             fingerprints[(f, n, i)] = graph_fingerprint(instance_graph(f, n, i))
         if rec["fingerprint"] != fingerprints[(f, n, i)]:
-            _skip(counts, "other graph", f"{where}: fingerprint {rec['fingerprint']} != local "
-                  f"{fingerprints[(f, n, i)]} ({f} n={n} #{i}); skipped")
+            _skip(counts, "other graph", f"{where}: another graph (fingerprint "
+                  f"{rec['fingerprint']} != local {fingerprints[(f, n, i)]}, {f} n={n} #{i}); "
+                  f"skipped")
             continue
-        value = {"objective": rec["objective"], "best_T": rec["best_T"],
-                 "time_s": rec.get("seconds", rec.get("time_s")), "solution": rec["solution"],
-                 "imported": {"file": name, "device": rec.get("device")}}
+        entry = _grid_value(rec, name) if value is None else value(rec, name)
         for u in matched:
-            problem_ = validate_unit(key(u), value)
+            problem_ = check(key(u), entry)
             if problem_:
                 _skip(counts, "invalid", f"{where}: {problem_} ({f} n={n} #{i}, {u[3]}); "
                       f"skipped")
-            elif run.cache.contains(key(u), validate_unit):
+            elif run.cache.contains(key(u), check):
                 counts["already cached"] += 1
-            elif not run.cache.enabled:
+            elif not run.cache.enabled and keep is None:
                 _skip(counts, "no cache", f"{where}: --no-cache, nothing to import into")
             else:
-                value["solution"] = sorted(value["solution"])
-                run.cache.put(key(u), value)
+                entry["solution"] = sorted(entry["solution"])
+                stored = run.cache.put(key(u), entry)
+                if keep is not None:
+                    keep[u] = stored
                 counts["imported"] += 1
     print(f"import-units {name}: " + (", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
                                       or "empty"), file=sys.stderr)
     return counts
+
+
+def _grid_value(rec: dict, file_name: str) -> dict:
+    """The cache value of an accepted line, as the grid scripts store a unit."""
+    return {"objective": rec["objective"], "best_T": rec["best_T"],
+            "time_s": rec.get("seconds", rec.get("time_s")), "solution": rec["solution"],
+            "imported": {"file": file_name, "device": rec.get("device")}}
 
 
 def _skip(counts: Counter, why: str, message: str) -> None:
