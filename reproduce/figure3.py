@@ -129,8 +129,10 @@ def derive_verdicts(result: dict) -> dict:
     kind = within.pop("verdict")
     if kind == "confirmed" and max_n < S.PAPER_MAX_N:
         kind, within["why"] = "qualified", f"confirmed on sizes up to {max_n} only"
-    within = verdict(kind, **within, max_n=max_n, profile=result["profile"])
     inst = result.get("instances", [])
+    within = verdict(kind, **within, max_n=max_n, profile=result["profile"],
+                     per_seed=rule.per_seed_summary(inst, rule.seed_keys(inst, "g2s_rnn"),
+                                                    S.WITHIN_10PCT))
     heur = rule.comparison_claim(inst, rule.seed_keys(inst, "g2s_rnn"),
                                  {h: [h] for h in HEURISTICS}, 0.0, min_seeds=S.MIN_SEEDS)
     heur = verdict(heur.pop("verdict"), **heur, profile=result["profile"])

@@ -128,7 +128,9 @@ def derive_verdicts(result: dict) -> dict:
         got["why"] = f" ({got['why']})" if got["why"] else ""   # renders after the points
         out[claim] = verdict(kind, **got, threshold=threshold, max_n=max_n,
                              profile=result["profile"], heuristic_better_at=heur["failing"],
-                             heuristic_verdict=heur["verdict"])
+                             heuristic_verdict=heur["verdict"],
+                             per_seed=rule.per_seed_summary(rows, g2s, threshold,
+                                                            families=families))
     out[CLAIM_BASE] = baselines_verdict(result)
     out["gurobi-reference"] = reference_verdict(result)
     return out

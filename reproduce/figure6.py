@@ -106,7 +106,8 @@ def _adversarial(result: dict) -> dict:
     if got["verdict"] == "confirmed" and max_n < S.PAPER_MAX_N:
         got["verdict"], got["why"] = "qualified", f"confirmed on sizes up to {max_n} only"
     got["why"] = f" ({got['why']})" if got["why"] else ""
-    return dict(got, max_n=max_n)
+    return dict(got, max_n=max_n, per_seed=rule.per_seed_summary(
+        result.get("instances", []), keys, WITHIN, families=HARD))
 
 
 def _boost(result: dict) -> dict:

@@ -54,6 +54,7 @@ re-derived bit for bit.
 from reproduce.verdicts.records import (  # noqa: F401 - the package's public names
     bound_claim,
     comparison_claim,
+    per_seed_summary,
     point_interval,
     point_intervals,
     point_samples,
@@ -78,5 +79,5 @@ __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
     "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
     "bound_verdict", "comparison_verdict", "point_samples", "point_intervals", "bound_claim",
-    "seed_keys", "comparison_claim", "point_interval",
+    "seed_keys", "comparison_claim", "point_interval", "per_seed_summary",
 ]

@@ -21,7 +21,7 @@ from reproduce.verdicts.rule import (
 )
 
 __all__ = ["point_samples", "point_intervals", "bound_claim", "seed_keys", "point_interval",
-           "comparison_claim"]
+           "comparison_claim", "per_seed_summary"]
 
 
 def point_samples(instances: Sequence[Mapping], methods: Sequence[str],
@@ -145,3 +145,20 @@ def _evidence(out: dict, ivs: Mapping[str, dict], n_resamples: int, seed: int) -
                intervals={p: [round(r["low"], 4), round(r["high"], 4)] for p, r in ivs.items()})
     del out["worst_interval"]
     return out
+
+
+def per_seed_summary(instances: Sequence[Mapping], keys: Sequence[str], bound: float, *,
+                     families: Sequence[str] | None = None, direction: str = "<=") -> str:
+    """Evidence only (never a verdict): the bound claim decided for each training seed alone,
+    over graphs (Bonferroni over its points), e.g. ``"s0 refuted (worst 2.337 [2.337, 2.337]
+    at greedy_worst@400)"``.  Says whether the claim fails for every trained model, which the
+    seed-mean verdict cannot show when the seeds disagree."""
+    out = []
+    for k in keys:
+        got = bound_claim(instances, {k: [k]}, bound, families=families, direction=direction)
+        if got["verdict"] == "pending":
+            continue
+        label = f"s{k.rsplit('_s', 1)[1]}" if "_s" in k else k
+        out.append(f"{label} {got['verdict']} (worst {got['worst_mean']:.3f} {got['interval']} "
+                   f"at {got['worst'].split(':', 1)[1]})")
+    return "; ".join(out) or "none"
