@@ -179,12 +179,14 @@ def baselines_verdict(result: dict) -> dict:
             got = rule.comparison_claim(inst, g2s, {b: keys}, 0.0, min_seeds=S.MIN_SEEDS)
             if got["verdict"] == "pending":
                 continue
+            if min(len(g2s), len(keys)) < S.MIN_SEEDS:   # both sides need the seeds (a
+                got["why"] = f"fewer than {S.MIN_SEEDS} seeds"   # record's n_seeds is the max)
             strictly = any(high < 0 for _, high in got["intervals"].values())
             tag = f"{b}@{problem}"
             if got["failing"] != "none" and not got["why"]:
                 worse.append(tag)
                 outcome = "baseline better somewhere"
-            elif got["verdict"] == "confirmed" and strictly:
+            elif got["verdict"] == "confirmed" and strictly and not got["why"]:
                 better.append(tag)
                 outcome = "G2S-RNN better"
             else:

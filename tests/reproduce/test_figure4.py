@@ -16,7 +16,8 @@ JITTER = np.linspace(0.0, 0.008, 12)   # per-graph spread, never below a level
 FAMILIES = {"maxcut": ("er", "grid"), "mis": ("er", "structured_bipartite")}
 
 
-def _result(g2s_er=1.02, greedy_er=1.2, max_n=400, seeds=3, baselines=None, graphs=12):
+def _result(g2s_er=1.02, greedy_er=1.2, max_n=400, seeds=3, baselines=None, graphs=12,
+            baseline_seeds=3):
     """Max cut on ER at the given levels, every other panel at G2S-RNN 1.0 / heuristics 1.2.
     ``baselines``: name -> (level, sizes it ran at), on every panel, with ``seeds`` seeds."""
     instances = {}
@@ -33,7 +34,8 @@ def _result(g2s_er=1.02, greedy_er=1.2, max_n=400, seeds=3, baselines=None, grap
                                 for h in ("greedy", "list")})
                     for b, (lvl, sizes) in (baselines or {}).items():
                         if n in sizes:
-                            res.update({f"{b}_s{k}": {"ratio": lvl + j} for k in range(3)})
+                            res.update({f"{b}_s{k}": {"ratio": lvl + j}
+                                        for k in range(baseline_seeds)})
                     rows.append({"family": f, "n": n, "index": i, "results": res,
                                  "reference": {"status": "optimal"}})
         instances[problem] = rows
@@ -74,6 +76,13 @@ def test_baselines_worse_everywhere_confirm_and_a_better_one_refutes():
     v = derive_verdicts(_result(baselines=better))["fig4-g2s-vs-baselines"]
     assert v["verdict"] == "refuted"
     assert v["baseline_better"] == "wl_embed@maxcut, wl_embed@mis"
+
+
+def test_a_one_seed_baseline_decides_nothing():
+    worse = {"s2v": (1.5, (25, 400))}
+    v = derive_verdicts(_result(baselines=worse, baseline_seeds=1))["fig4-g2s-vs-baselines"]
+    assert v["verdict"] == "inconclusive" and v["g2s_better"] == "none"
+    assert "fewer than 3 seeds" in v["comparisons"]
 
 
 def test_a_tied_baseline_is_inconclusive():
