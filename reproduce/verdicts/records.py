@@ -133,9 +133,13 @@ def comparison_claim(instances: Sequence[Mapping], a_methods: Sequence[str],
 
 def _evidence(out: dict, ivs: Mapping[str, dict], n_resamples: int, seed: int) -> dict:
     w = ivs[out["worst"]]
-    shapes = sorted({(r["n_graphs"], r["n_seeds"]) for r in ivs.values()})
-    sample = ", ".join(f"{g} graph{'s' * (g != 1)} x {s} seed{'s' * (s != 1)}"
-                       for g, s in shapes)
+
+    def seeds(r):   # a paired record names both sides' seeds: "(3, 1) seeds"
+        if "n_seeds_a" in r:
+            return f"({r['n_seeds_a']}, {r['n_seeds_b']}) seeds"
+        return f"{r['n_seeds']} seed{'s' * (r['n_seeds'] != 1)}"
+    shapes = sorted({(r["n_graphs"], seeds(r)) for r in ivs.values()})
+    sample = ", ".join(f"{g} graph{'s' * (g != 1)} x {s}" for g, s in shapes)
     out.update(worst_mean=round(w["estimate"], 4),
                interval=f"[{w['low']:.3f}, {w['high']:.3f}]",
                level=f"{100 * out.pop('confidence'):.2f}%", sample=sample,
