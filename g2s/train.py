@@ -8,6 +8,7 @@ periodically, and resumes from ``CKPT`` with suffix ``.resume.pt`` after an inte
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import fields
 from pathlib import Path
 
@@ -110,5 +111,16 @@ def main(argv=None, args: argparse.Namespace | None = None) -> dict:
     return meta
 
 
+def run() -> None:
+    """``python -m g2s.train``: :func:`main`; an interruption (Ctrl-C, SIGTERM) has saved a
+    resume point and says where in one line, exit ``128 + signal`` (no traceback)."""
+    from g2s.rl.resume import TrainingInterrupted
+    try:
+        main()
+    except TrainingInterrupted as exc:
+        print(f"g2s train: interrupted ({exc})", file=sys.stderr)
+        raise SystemExit(exc.exit_code) from None
+
+
 if __name__ == "__main__":
-    main()
+    run()

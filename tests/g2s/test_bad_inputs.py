@@ -424,10 +424,13 @@ def test_dimacs_with_comments_is_still_sniffed(tmp_path):
 # --- 15. training keeps its progress when stopped -------------------------------------------
 
 @pytest.mark.torch
-@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_training_saves_a_resume_point_on_signals_and_on_time(tmp_path, sig, code):
+@pytest.mark.parametrize("sig,code,entry", [
+    (signal.SIGINT, 130, ("g2s.cli", "train")), (signal.SIGTERM, 143, ("g2s.cli", "train")),
+    # python -m g2s.train (what reproduce/train_all.py runs) printed a traceback here
+    (signal.SIGTERM, 143, ("g2s.train",))])
+def test_training_saves_a_resume_point_on_signals_and_on_time(tmp_path, sig, code, entry):
     import torch
-    proc = subprocess.Popen([sys.executable, "-m", "g2s.cli", "train", "--iterations",
+    proc = subprocess.Popen([sys.executable, "-m", *entry, "--iterations",
                              "1000000", *TINY, "--checkpoint-every", "1000000",
                              "--checkpoint-seconds", "1", "--out", "x.pt"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
