@@ -134,13 +134,32 @@ def _check_spread(spread, points: dict, out: list, path=()) -> None:
         _check_spread(v, points, out, (*path, str(k)))
 
 
+def _recorded_hashes(payload: dict, problem: str, family: str) -> dict:
+    """method -> checkpoint hash the payload records for one (problem, family): a flat
+    ``checkpoint_sha256_16`` / ``hashes`` map, one keyed by family (Figure 2) or by problem,
+    or ``checkpoints[problem][method]["sha256_16"]`` (Figure 4)."""
+    h = payload.get("checkpoint_sha256_16") or payload.get("hashes") or {}
+    for group in (family, problem):
+        if isinstance(h.get(group), dict):
+            h = h[group]
+            break
+    h = {m: v for m, v in h.items() if isinstance(v, str)}
+    ck = (payload.get("checkpoints") or {}).get(problem)
+    if isinstance(ck, dict):
+        h.update({m: v["sha256_16"] for m, v in ck.items()
+                  if isinstance(v, dict) and isinstance(v.get("sha256_16"), str)})
+    return h
+
+
 def _check_cache(problem: str, rows: list, payload: dict, cache_dir: Path, out: list) -> None:
     """Objectives against the run's cached units (same problem, instance, method, t_max and
-    checkpoint hash), each unit's solution re-checked."""
+    checkpoint hash), each unit's solution re-checked.  A cache shared by several runs (the
+    early-weights variants) holds units of other checkpoints under the same method name: a
+    model result is compared only with the unit of the checkpoint hash the payload records,
+    and one whose hash is not recorded is not compared."""
     if cache_dir is None or not Path(cache_dir).is_dir():
         return
     from reproduce.grid import validate_unit
-    hashes = payload.get("checkpoint_sha256_16") or payload.get("hashes") or {}
     units = {}
     for p in Path(cache_dir).glob("*.json"):
         try:
@@ -151,12 +170,12 @@ def _check_cache(problem: str, rows: list, payload: dict, cache_dir: Path, out: 
             continue
         if "t_max" in payload and k.get("t_max") != payload["t_max"]:
             continue
-        if k.get("checkpoint") != hashes.get(k["method"], k.get("checkpoint")):
-            continue
-        units[ident] = (k, entry.get("value"))
+        units.setdefault(ident, {})[k.get("checkpoint")] = (k, entry.get("value"))
     for row in rows:
+        hashes = _recorded_hashes(payload, problem, row["family"])
         for m, r in row["results"].items():
-            hit = units.get((problem, row["family"], row["n"], row["index"], m))
+            found = units.get((problem, row["family"], row["n"], row["index"], m), {})
+            hit = found.get(hashes.get(m))
             if hit is None or "objective" not in r:
                 continue
             key, value = hit

@@ -203,3 +203,33 @@ def test_a_refuted_claim_with_a_variant_that_holds_is_not_reproduced(tmp_path):
             'evidence="e"\ncheck=""\nverdict="pending"\nvariants=["zz"]\n')
     with pytest.raises(C.LedgerError, match="variant"):
         C.load_ledger(_ledger(tmp_path, base))
+
+
+def test_a_shared_unit_cache_compares_each_result_with_its_own_checkpoint(tmp_path):
+    """Two runs (shipped and early-stopped weights) share one unit cache: a result is compared
+    only with the unit of the checkpoint hash its JSON records (a false drift before)."""
+    from g2s.certificates import instance_graph
+    from g2s.heuristics import greedy
+    from reproduce.rederive import _check_cache
+    G = instance_graph("er", 25, 0)
+    cover = sorted(greedy("mvc", G))
+    worse = sorted(set(cover) | (set(G) - set(cover)))[:len(cover) + 2]
+    worse = sorted(set(worse) | set(cover))
+    for name, sol, ck in (("a", cover, "aaaa"), ("b", worse, "bbbb")):
+        key = {"problem": "mvc", "family": "er", "n": 25, "index": 0, "method": "m_s0",
+               "t_max": 15, "checkpoint": ck}
+        (tmp_path / f"{name}.json").write_text(json.dumps(
+            {"key": key, "value": {"objective": len(sol), "solution": sol}}))
+    rows = [{"family": "er", "n": 25, "index": 0,
+             "results": {"m_s0": {"objective": len(cover)}}}]
+    out = []
+    _check_cache("mvc", rows, {"t_max": 15, "checkpoint_sha256_16": {"m_s0": "aaaa"}},
+                 tmp_path, out)
+    assert out == []
+    _check_cache("mvc", rows, {"t_max": 15, "checkpoint_sha256_16": {"m_s0": "bbbb"}},
+                 tmp_path, out)
+    assert out and "in the cached solution" in out[0]
+    out = []   # per problem, as Figure 4 records it
+    _check_cache("mvc", rows, {"t_max": 15, "checkpoints": {"mvc": {"m_s0": {
+        "sha256_16": "bbbb"}}}}, tmp_path, out)
+    assert len(out) == 1
