@@ -150,7 +150,7 @@ def _boost(result: dict) -> dict:
     return dict(verdict=kind, better_on=", ".join(better) or "none",
                 worse_on=", ".join(worse) or "none", largest_differences="; ".join(rows),
                 level=f"{100 * conf:.2f}%", points=len(diffs),
-                sample=", ".join(f"{g} graph{'s' * (g != 1)} x {x}+{y} seeds"
+                sample=", ".join(f"{g} graph{'s' * (g != 1)} x ({x}, {y}) seeds"
                                  for g, x, y in shapes),
                 why="" if enough else f"fewer than {S.MIN_SEEDS} seeds on a side")
 
