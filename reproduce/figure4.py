@@ -101,10 +101,6 @@ def compute(run: Run, device: str, directory=None) -> dict:
     return out
 
 
-def _keys(rows, name):
-    return rule.seed_keys(rows, name)
-
-
 def derive_verdicts(result: dict) -> dict:
     """Each Section 5.2 threshold claim, by :mod:`reproduce.verdicts` (rule fixed before the
     20-graphs-per-point data; before, a plotted mean of 3 graphs and one seed was compared
@@ -117,7 +113,7 @@ def derive_verdicts(result: dict) -> dict:
     max_n = max(int(n) for n in result.get("sizes") or [0])
     for claim, (problem, families, threshold) in CLAIMS.items():
         rows = result["instances"][problem]
-        g2s = _keys(rows, "g2s_rnn")
+        g2s = rule.seed_keys(rows, "g2s_rnn")
         got = rule.bound_claim(rows, {"G2S-RNN": g2s}, threshold, families=families,
                                min_seeds=S.MIN_SEEDS)
         heur = rule.comparison_claim(rows, g2s, {h: [h] for h in HEURISTICS[problem]}, 0.0,
@@ -172,10 +168,10 @@ def baselines_verdict(result: dict) -> dict:
     max_n = max(int(n) for n in result.get("sizes") or [0])
     for problem in ("maxcut", "mis"):
         inst = result["instances"][problem]
-        g2s = _keys(inst, "g2s_rnn")
-        names = [b for b in S.BASELINES if rule.point_samples(inst, _keys(inst, b))]
+        g2s = rule.seed_keys(inst, "g2s_rnn")
+        names = [b for b in S.BASELINES if rule.point_samples(inst, rule.seed_keys(inst, b))]
         for b in names:
-            keys = _keys(inst, b)
+            keys = rule.seed_keys(inst, b)
             got = rule.comparison_claim(inst, g2s, {b: keys}, 0.0, min_seeds=S.MIN_SEEDS)
             if got["verdict"] == "pending":
                 continue

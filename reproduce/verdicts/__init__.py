@@ -55,7 +55,6 @@ from reproduce.verdicts.records import (  # noqa: F401 - the package's public na
     bound_claim,
     comparison_claim,
     per_seed_summary,
-    point_interval,
     point_intervals,
     point_samples,
     seed_keys,
@@ -79,5 +78,5 @@ __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
     "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
     "bound_verdict", "comparison_verdict", "point_samples", "point_intervals", "bound_claim",
-    "seed_keys", "comparison_claim", "point_interval", "per_seed_summary",
+    "seed_keys", "comparison_claim", "per_seed_summary",
 ]

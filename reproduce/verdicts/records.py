@@ -20,7 +20,7 @@ from reproduce.verdicts.rule import (
     per_point_confidence,
 )
 
-__all__ = ["point_samples", "point_intervals", "bound_claim", "seed_keys", "point_interval",
+__all__ = ["point_samples", "point_intervals", "bound_claim", "seed_keys",
            "comparison_claim", "per_seed_summary"]
 
 
@@ -92,12 +92,6 @@ def seed_keys(instances: Sequence[Mapping], name: str) -> list[str]:
     pattern = re.compile(rf"{re.escape(name)}_s(\d+)")
     found = {k for rec in instances for k in rec.get("results", {}) if pattern.fullmatch(k)}
     return sorted(found, key=lambda k: int(pattern.fullmatch(k).group(1))) or [name]
-
-
-def point_interval(per_seed) -> dict:
-    """The plotted interval of one point (95%, not Bonferroni): over graphs for one seed, the
-    two-level bootstrap for a seed mean (:func:`interval_seed_mean`)."""
-    return interval_seed_mean(per_seed)
 
 
 def comparison_claim(instances: Sequence[Mapping], a_methods: Sequence[str],
