@@ -10,8 +10,8 @@ entry drifts (``claims.py --check`` fails) when a regenerated output makes it st
 * d3-q-semantics, d3-latching: the committed Appendix D.3 run uses one planted-cover seed;
 * d3-graph-sizes: D.3's state study runs sizes 25-200 of the four Section 5 families, the depth
   study size 50;
-* gurobi-reference: the max cut and MIS certificates ran 20 s per instance (the default for new
-  certificates is 30 s);
+* gurobi-reference: the max cut and MIS certificates ran 20 s per instance for the first 5
+  graphs per size and 30 s (the default for new certificates) for graphs 5-19;
 * d3-random-parameter-collapse: with randomly initialised Graph2Seq parameters (our default
   initialisation) about 8 of 16 coordinates are zero at layers 4-5; "more than 8" is
   inconclusive by the decision rule.
@@ -76,8 +76,9 @@ def test_certificate_time_limits():
     assert DEFAULT_TIME_LIMIT == 30.0
     for name in ("maxcut_er", "maxcut_grid", "mis_er", "mis_structured_bipartite"):
         recs = json.loads((CERTIFICATE_DIR / f"{name}.json").read_text())["instances"]
-        recs = recs.values() if isinstance(recs, dict) else recs
-        assert {r["time_limit"] for r in recs} == {20.0}, name
+        # instances 0-4 per size (the 3-graph era) ran 20 s; 5-19 (issue 13's 20 graphs) 30 s
+        limits = {(r["time_limit"], int(k.split("/")[1]) < 5) for k, r in recs.items()}
+        assert limits <= {(20.0, True), (30.0, False)}, name
 
 
 def _random_parameter_zeros(family, n, draws=100, layers=5):
