@@ -29,6 +29,7 @@ from reproduce.grid import (
     model_script,
     point_intervals,
     seed_spread,
+    seeds_by_model,
     shipped_seeds,
 )
 from reproduce.grid import summarise as grid_summarise
@@ -83,12 +84,12 @@ def compute(run: Run, device: str, directory=None) -> dict:
                         t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
                         max_size={k: cap for k in methods if k.startswith("wl_embed_")})
     add_seed_mean(raw["instances"], MVC_SEEDS)
-    raw["baselines"] = [b for b in S.BASELINES if any(k.startswith(f"{b}_s") for k in base)]
+    shipped = seeds_by_model(base)
+    raw["baselines"] = [b for b in S.BASELINES if b in shipped]
     raw["seeds"] = {"g2s_rnn": list(MVC_SEEDS)}
     for b in raw["baselines"]:
-        raw["seeds"][b] = sorted(int(k.rsplit("_s", 1)[1]) for k in base
-                                 if k.rsplit("_s", 1)[0] == b)
-        add_seed_mean(raw["instances"], raw["seeds"][b], prefix=b)
+        raw["seeds"][b] = shipped[b]
+        add_seed_mean(raw["instances"], shipped[b], prefix=b)
     return raw
 
 

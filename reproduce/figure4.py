@@ -28,6 +28,7 @@ from reproduce.grid import (
     evaluate_grid,
     model_script,
     point_intervals,
+    seeds_by_model,
     shipped_seeds,
     summarise,
 )
@@ -60,10 +61,6 @@ def baseline_paths(problem: str) -> dict:
     return out
 
 
-def _seeds_of(keys, name: str) -> list[int]:
-    return sorted(int(k.rsplit("_s", 1)[1]) for k in keys if k.rsplit("_s", 1)[0] == name)
-
-
 def compute(run: Run, device: str, directory=None) -> dict:
     from g2s.checkpoints import read_meta
     sizes, count = S.GRID_PROFILES[run.args.profile]
@@ -80,9 +77,8 @@ def compute(run: Run, device: str, directory=None) -> dict:
         raw = evaluate_grid(run, problem, families, sizes, count, methods, device=device,
                             t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
                             max_size={k: cap for k in methods if k.startswith("wl_embed_")})
-        seeds = {"g2s_rnn": _seeds_of(g2s, "g2s_rnn")}
-        seeds.update({b: _seeds_of(baselines, b) for b in S.BASELINES
-                      if _seeds_of(baselines, b)})
+        shipped = seeds_by_model(baselines)
+        seeds = {**seeds_by_model(g2s), **{b: shipped[b] for b in S.BASELINES if b in shipped}}
         for name, ss in seeds.items():
             add_seed_mean(raw["instances"], ss, prefix=name)
         models = [*seeds, *HEURISTICS[problem]]

@@ -21,7 +21,8 @@ from reproduce.engine import Job, run_jobs
 
 __all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluate_grid",
            "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG",
-           "shipped_seeds", "add_seed_mean", "seed_spread", "point_intervals"]
+           "shipped_seeds", "seeds_by_model", "add_seed_mean", "seed_spread",
+           "point_intervals"]
 
 CODE_TAG = "grid-v1"
 
@@ -68,6 +69,16 @@ def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds, directory=
     from g2s.checkpoints import checkpoint_path
     paths = {s: checkpoint_path(encoder, problem, trained_on, s, directory) for s in seeds}
     return {f"{encoder}_s{s}": p for s, p in paths.items() if p.exists()}
+
+
+def seeds_by_model(keys) -> dict[str, list[int]]:
+    """``{model: sorted seeds}`` of result keys ``MODEL_sSEED`` (as :func:`shipped_seeds`
+    names them), models in first-seen order."""
+    out: dict[str, list[int]] = {}
+    for k in keys:
+        name, seed = k.rsplit("_s", 1)
+        out.setdefault(name, []).append(int(seed))
+    return {name: sorted(seeds) for name, seeds in out.items()}
 
 
 def add_seed_mean(instances: list, seeds, prefix: str = "g2s_rnn") -> None:
