@@ -75,49 +75,61 @@ def _cuda_solutions(job, device="cuda"):
 
 
 def unit_list(smoke: bool = False) -> list[dict]:
-    """The model units, most important first (see the module docstring)."""
+    """The model units, most important first: the G2S-RNN cells of Figure 2(b) at 25,000
+    vertices (the pending ``intro-25k`` and ``fig2-table``), the ``scale`` units of G2S-RNN on
+    ER and bipartite graphs (``intro-scale-3200``: 3,200 first, then 1,600 and 800), then the
+    rest of Figure 2(b) (graphs 1-2 of each cell), then the other scale units."""
     from g2s.checkpoints import checkpoint_path
     from reproduce import settings as S
-    units = []
+    units, seen = [], set()
 
     def add(kind, problem, family, n, index, encoder, trained_on, seed):
         path = checkpoint_path(encoder, problem, trained_on, seed)
-        if path.exists():
+        key = (family, n, index, str(path))
+        if path.exists() and key not in seen:
+            seen.add(key)
             units.append({"kind": kind, "problem": problem, "family": family, "n": n,
                           "index": index, "checkpoint": str(path.relative_to(ROOT)),
                           "encoder": encoder})
 
-    train_for = {"sparse_er": S.ER15, "sparse_bipartite": S.BIPARTITE20}
+    train_for = {"sparse_er": S.ER15, "sparse_bipartite": S.BIPARTITE20,
+                 "er": S.ER15, "bipartite": S.BIPARTITE20}
     table, scale_sizes = ([(f, 200) for f, _ in TABLE[:2]], (50,)) if smoke \
         else (TABLE, SCALE_SIZES)
+    big = max(n for _, n in table)
+    for family, n in table:
+        if n == big:
+            add("table", "mvc", family, n, 0, "g2s_rnn", train_for[family], 0)
+    for n in sorted(scale_sizes, reverse=True):
+        for i in range(3):
+            for family in ("er", "bipartite"):
+                for s in S.G2S_SEEDS[("mvc", train_for[family])]:
+                    add("scale", "mvc", family, n, i, "g2s_rnn", train_for[family], s)
     for index in range(3):
         for family, n in table:
             for encoder in ("g2s_rnn", "s2v"):
                 add("table", "mvc", family, n, index, encoder, train_for[family], 0)
-        if index == 0:
-            for n in scale_sizes:
-                for i in range(3):
-                    for s in S.G2S_SEEDS[("mvc", S.ER15)]:
-                        add("scale", "mvc", "er", n, i, "g2s_rnn", S.ER15, s)
-                    for s in S.G2S_SEEDS[("mvc", S.BIPARTITE20)]:
-                        add("scale", "mvc", "bipartite", n, i, "g2s_rnn", S.BIPARTITE20, s)
-            for n in scale_sizes:
-                for i in range(3):
-                    for b in S.BASELINES:
-                        if b == "wl_embed":
-                            continue
-                        add("scale", "mvc", "er", n, i, b, S.ER15, S.BASELINE_SEED)
-                        add("scale", "mvc", "bipartite", n, i, b, S.BIPARTITE20,
+    for n in scale_sizes:
+        for i in range(3):
+            for family in ("er", "bipartite"):
+                for b in S.BASELINES:
+                    if b != "wl_embed":
+                        add("scale", "mvc", family, n, i, b, train_for[family],
                             S.BASELINE_SEED)
-            for n in scale_sizes:
-                for family, count in (("regular", 3), ("bipartite", 3), ("greedy_worst", 1)):
-                    for i in range(count):
-                        for s in S.G2S_SEEDS[("mvc", S.ER15)]:
-                            add("scale", "mvc", family, n, i, "g2s_rnn", S.ER15, s)
-                        for b in S.BASELINES:
-                            if b != "wl_embed":
-                                add("scale", "mvc", family, n, i, b, S.ER15, S.BASELINE_SEED)
+        for family, count in (("regular", 3), ("bipartite", 3), ("greedy_worst", 1)):
+            for i in range(count):
+                for s in S.G2S_SEEDS[("mvc", S.ER15)]:
+                    add("scale", "mvc", family, n, i, "g2s_rnn", S.ER15, s)
+                for b in S.BASELINES:
+                    if b != "wl_embed":
+                        add("scale", "mvc", family, n, i, b, S.ER15, S.BASELINE_SEED)
     return units
+
+
+def state_name(u: dict) -> str:
+    """The file name of a unit's Algorithm 2 rollout state (resumable across runs and devices:
+    the state holds the selected sets and is checked against graph, model and ``t_max``)."""
+    return f"{u['family']}_{u['n']}_{u['index']}_{Path(u['checkpoint']).stem}.state"
 
 
 def _sha(path) -> str:
@@ -125,7 +137,8 @@ def _sha(path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def run_unit(u: dict, device: str) -> dict:
+def run_unit(u: dict, device: str, resume: Path | None = None,
+             save_every_s: float = 300.0) -> dict:
     import torch
 
     from g2s.certificates import instance_graph
@@ -138,7 +151,8 @@ def run_unit(u: dict, device: str) -> dict:
         torch.cuda.synchronize()
     t0 = time.perf_counter()
     S, info = solve_with_model(model, u["problem"], G, t_max=15, device=device,
-                               prune=u["problem"] == "mvc")
+                               prune=u["problem"] == "mvc", resume=resume,
+                               save_every_s=save_every_s)
     secs = time.perf_counter() - t0
     return dict(u, checkpoint_sha=_sha(ROOT / u["checkpoint"]), t_max=15,
                 fingerprint=graph_fingerprint(G), edges=G.number_of_edges(),
@@ -146,7 +160,17 @@ def run_unit(u: dict, device: str) -> dict:
                 device=device, solution=sorted(S))
 
 
-def _worker(queue, lock, path, deadline, device):
+def _state_step(path: Path) -> int | None:
+    import torch
+    try:
+        return int(torch.load(path, weights_only=True)["step"])
+    except (OSError, RuntimeError, KeyError, EOFError):
+        return None
+
+
+def _worker(queue, lock, path, deadline, device, state_dir, seed_dir, save_every_s):
+    import shutil
+
     import torch
     torch.set_num_threads(1)
     while time.time() < deadline:
@@ -154,14 +178,53 @@ def _worker(queue, lock, path, deadline, device):
             u = queue.get_nowait()
         except Exception:
             return
+        resume = None
+        if u["encoder"] == "g2s_rnn":   # Algorithm 2: resumable within the graph
+            resume = state_dir / state_name(u)
+            seed = seed_dir / state_name(u) if seed_dir is not None else None
+            if not resume.exists() and seed is not None and seed.exists():
+                shutil.copyfile(seed, resume)
+            with lock, open(path.with_name("progress.jsonl"), "a") as fh:
+                fh.write(json.dumps({"state": resume.name, "started": time.time(),
+                                     "step": _state_step(resume) if resume.exists() else 0})
+                         + "\n")
         try:
-            row = run_unit(u, device)
+            row = run_unit(u, device, resume, save_every_s)
         except Exception as exc:   # recorded, never fatal
             row = dict(u, error=f"{type(exc).__name__}: {exc}",
                        trace=traceback.format_exc()[-2000:])
         with lock, open(path, "a") as fh:
             fh.write(json.dumps(row) + "\n")
             fh.flush()
+
+
+def _progress(out: Path, state_dir: Path) -> list[dict]:
+    """Per G2S-RNN unit started: greedy steps at its start and at its last saved state (or
+    finished), seconds, and seconds per greedy step; the unfinished states are packed into
+    ``resume_states.tar`` (a run continues from them with ``--resume-dir``)."""
+    import tarfile
+    prog = out / "progress.jsonl"
+    rows = [json.loads(x) for x in prog.read_text().splitlines()] if prog.exists() else []
+    now, res = time.time(), []
+    states = sorted(state_dir.glob("*.state"))
+    for r in rows:
+        st = state_dir / r["state"]
+        end = _state_step(st) if st.exists() else None
+        res.append({"state": r["state"], "step_start": r["step"], "step_saved": end,
+                    "finished": not st.exists(),
+                    "seconds_since_start": round(now - r["started"], 1),
+                    "saved_at": round(st.stat().st_mtime - r["started"], 1) if st.exists()
+                    else None})
+        if end is not None and res[-1]["saved_at"]:
+            res[-1]["s_per_step"] = round(res[-1]["saved_at"] / max(1, end - r["step"]), 4)
+    if states:
+        with tarfile.open(out / "resume_states.tar", "w") as tar:
+            for st in states:
+                tar.add(st, arcname=st.name)
+        for st in states:
+            st.unlink()
+    state_dir.rmdir()
+    return res
 
 
 def main(argv=None) -> dict:
@@ -175,6 +238,14 @@ def main(argv=None) -> dict:
     p.add_argument("--encoders", nargs="*", default=None, help="only units of these encoders")
     p.add_argument("--skip-done", type=Path, default=None,
                    help="a units.jsonl of an earlier run: skip the units it finished")
+    p.add_argument("--resume-dir", type=Path, default=None,
+                   help="rollout states of an earlier run (state_name files) to continue from")
+    p.add_argument("--save-every-s", type=float, default=20.0,
+                   help="save each G2S-RNN unit's rollout state this often (seconds)")
+    p.add_argument("--grace-s", type=float, default=30.0,
+                   help="after --budget-s, wait this long for running units, then stop them "
+                        "(their states, saved every --save-every-s, come back in "
+                        "resume_states.tar)")
     args = p.parse_args(argv)
     t_start = time.time()
     deadline = t_start + args.budget_s
@@ -204,7 +275,10 @@ def main(argv=None) -> dict:
     for u in units:
         queue.put(u)
     path = args.out / "units.jsonl"
-    procs = [ctx.Process(target=_worker, args=(queue, lock, path, deadline, args.device))
+    state_dir = args.out / "resume"
+    state_dir.mkdir(exist_ok=True)
+    procs = [ctx.Process(target=_worker, args=(queue, lock, path, deadline, args.device,
+                                               state_dir, args.resume_dir, args.save_every_s))
              for _ in range(args.workers)]
     for pr in procs:
         pr.start()
@@ -222,7 +296,12 @@ def main(argv=None) -> dict:
     print({k: info[k] for k in ("all_identical", "agreement_cuda_s")}, flush=True)
     (args.out / "device_check.json").write_text(json.dumps(info, indent=1) + "\n")
     for pr in procs:
-        pr.join()
+        pr.join(max(0.0, deadline + args.grace_s - time.time()))
+    for pr in procs:                 # a unit still running: its state was saved recently
+        if pr.is_alive():
+            pr.kill()
+            pr.join()
+    info["progress"] = _progress(args.out, state_dir)
     rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
     done = [r for r in rows if "error" not in r]
     info["units_planned"], info["units_done"] = len(units), len(done)

@@ -130,13 +130,13 @@ def complete_with_heuristic(problem: str, G: nx.Graph, S: set) -> set:
 
 def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, device="cpu",
                      fast: bool = True, prune: bool = False, deadline: float | None = None,
-                     resume=None) -> tuple[set, dict]:
+                     resume=None, save_every_s: float = 300.0) -> tuple[set, dict]:
     """Apply a model to a networkx graph: Algorithm 2 (variable depth) or one greedy rollout.
 
     Returns the best solution (original vertex labels, checked feasible) and an info dict.
     ``fast`` runs :func:`g2s.algorithm2.algorithm2_exact` (the literal algorithm's solutions,
-    faster), else :func:`algorithm2_literal`; ``prune``, ``deadline`` and ``resume`` are passed
-    to the fast path (``utility_per_T`` is ``None`` for a pruned ``T``; ``status`` is
+    faster), else :func:`algorithm2_literal`; ``prune``, ``deadline``, ``resume`` and
+    ``save_every_s`` are passed to the fast path (``utility_per_T`` is ``None`` for a pruned ``T``; ``status`` is
     ``"time_limit"`` when the deadline cut the learned policy short).
     """
     from g2s.algorithm2 import algorithm2_exact
@@ -152,7 +152,7 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     status = "complete"
     if model.variable_depth and fast:
         res = algorithm2_exact(model, problem, batch, t_max, prune=prune, deadline=deadline,
-                               resume=resume)
+                               resume=resume, save_every_s=save_every_s)
         columns, status = res.solutions, res.status
     elif model.variable_depth:
         columns = algorithm2_literal(model, problem, batch, t_max)
