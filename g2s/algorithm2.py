@@ -173,7 +173,7 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     if path is not None:
         _tmp(path).unlink(missing_ok=True)      # a half-written state of a killed run
     if path is not None and path.exists():
-        state = torch.load(path, map_location=device, weights_only=True)
+        state = torch.load(path, map_location="cpu", weights_only=True)   # then to device
         if state.get("fingerprint") != fp:
             raise ValueError(f"resume file {path} was made for another graph, model, problem "
                              f"or t_max")
