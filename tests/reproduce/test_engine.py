@@ -137,7 +137,8 @@ def test_import_units_from_the_device_check(tmp_path, capsys):
     lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
     methods = {f"g2s_rnn_s{s}": checkpoint_path("g2s_rnn", "mvc", "er15", s) for s in (0, 1, 2)}
     hashes = {m: grid.sha(p) for m, p in methods.items() if p.exists()}
-    expected = sum(r["family"] == "er" and r["checkpoint_sha"] in hashes.values() for r in lines)
+    expected = sum(r["family"] == "er" and r["n"] == 800 and r["checkpoint_sha"] in hashes.values()
+                   for r in lines)
     units = [("er", 800, i, m) for i in range(3) for m in hashes]
 
     def key(u):
