@@ -45,6 +45,7 @@ __all__ = [
     "CERTIFICATE_DIR",
     "DEFAULT_TIME_LIMIT",
     "CERTIFIED_INSTANCES",
+    "certified_keys",
     "CertificateError",
     "instance_graph",
     "certificate_path",
@@ -60,17 +61,25 @@ CERTIFICATE_DIR = Path(__file__).resolve().parent / "data" / "certificates"
 DEFAULT_TIME_LIMIT = 30.0
 _COMPLEMENT = {"mvc": "mis", "mis": "mvc"}
 _LADDER = SIZE_LADDER
-#: the certified evaluation instances: (problem, family) -> (sizes, instances per size)
+#: the certified evaluation instances: (problem, family) -> blocks of (sizes, instances per
+#: size).  The grid's 20 graphs per size up to 400 vertices, and the ``scale`` profile's 3
+#: graphs per size at 800-3,200 vertices (Figures 2 and 3 there; issue 11)
 CERTIFIED_INSTANCES = {
-    ("mvc", "greedy_worst"): (_LADDER, 1),
-    ("mvc", "bipartite"): (_LADDER[:5], 20),
-    ("mvc", "regular"): (_LADDER[:5], 20),
-    ("mvc", "er"): (_LADDER[:5], 20),
-    ("maxcut", "er"): (_LADDER[:5], 20),
-    ("maxcut", "grid"): (_LADDER[:5], 20),
-    ("mis", "er"): (_LADDER[:5], 20),
-    ("mis", "structured_bipartite"): (_LADDER, 1),
+    ("mvc", "greedy_worst"): ((_LADDER, 1),),
+    ("mvc", "bipartite"): ((_LADDER[:5], 20), (_LADDER[5:], 3)),
+    ("mvc", "regular"): ((_LADDER[:5], 20), (_LADDER[5:], 3)),
+    ("mvc", "er"): ((_LADDER[:5], 20), (_LADDER[5:], 3)),
+    ("maxcut", "er"): ((_LADDER[:5], 20),),
+    ("maxcut", "grid"): ((_LADDER[:5], 20),),
+    ("mis", "er"): ((_LADDER[:5], 20),),
+    ("mis", "structured_bipartite"): ((_LADDER, 1),),
 }
+
+
+def certified_keys(problem: str, family: str) -> list[str]:
+    """The ``"n/index"`` keys :data:`CERTIFIED_INSTANCES` promises for one problem and family."""
+    return [f"{n}/{i}" for sizes, count in CERTIFIED_INSTANCES[problem, family]
+            for n in sizes for i in range(count)]
 
 
 class CertificateError(ValueError):

@@ -66,9 +66,10 @@ def main(argv=None) -> int:
     if args.command == "build":
         _build(args)
     elif args.command == "build-all":
-        for (args.problem, args.family), (args.sizes, args.count) in CERTIFIED_INSTANCES.items():
-            args.start = 0
-            _build(args)
+        for (args.problem, args.family), blocks in CERTIFIED_INSTANCES.items():
+            for args.sizes, args.count in blocks:
+                args.start = 0
+                _build(args)
     elif args.command == "verify":
         try:
             for name, (k, opt) in verify_all(args.directory).items():

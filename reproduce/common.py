@@ -43,13 +43,18 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())}\n")
 
 
-def make_parser(name: str, description: str, seed: bool = True) -> argparse.ArgumentParser:
+def make_parser(name: str, description: str, seed: bool = True,
+                profiles: tuple = PROFILES) -> argparse.ArgumentParser:
     """The standard command line of a reproduce script.  ``seed=False`` leaves out ``--seed``
     for a script whose output no seed changes (its evaluation graphs are fixed, certified
-    instances), so the option cannot suggest otherwise."""
+    instances), so the option cannot suggest otherwise.  ``profiles``: the profiles the script
+    offers (Figures 2 and 3 add ``scale``)."""
     p = OneLineParser(prog=f"reproduce/{name}.py", description=description)
-    p.add_argument("--profile", choices=PROFILES, default="ci",
-                   help="smoke: seconds (CI); ci: minutes on 2 cores (default); paper: full scale")
+    text = "smoke: seconds (CI); ci: minutes on 2 cores (default); paper: full scale"
+    if "scale" in profiles:
+        text += ("; scale: 800-3,200 vertices, 3 graphs per size (model units from a GPU via "
+                 "--import-units; --max-n keeps a CPU run from computing them)")
+    p.add_argument("--profile", choices=profiles, default="ci", help=text)
     p.add_argument("--out", type=argtypes.output_dir, default=DEFAULT_OUT,
                    help="output directory for NAME.png/.pdf/.json (default: paper_figures/)")
     if seed:
@@ -233,12 +238,12 @@ def use_agg_backend() -> None:
 
 def script_main(name: str, doc: str, argv, produce: Callable, derive: Callable | None = None,
                 options: Callable | None = None, seed: bool = True,
-                torch_threads: int | None = None) -> Path:
+                torch_threads: int | None = None, profiles: tuple = PROFILES) -> Path:
     """The entry of every reproduce script: parse the standard command line
     (:func:`make_parser`; ``options(parser)`` adds the script's own), optionally pin torch to
     ``torch_threads``, select the Agg backend, then ``result, fig = produce(args, run)`` and
     write NAME.json (with ``derive``'s verdicts), NAME.png and NAME.pdf."""
-    p = make_parser(name, doc.splitlines()[0], seed=seed)
+    p = make_parser(name, doc.splitlines()[0], seed=seed, profiles=profiles)
     if options is not None:
         options(p)
     args = p.parse_args(argv)

@@ -246,7 +246,8 @@ def produce(args, run: Run):
 def main(argv=None) -> Path:
     return model_script(NAME, __doc__, argv, produce, derive_verdicts,
                         extra=lambda p: p.add_argument("--retrain", action="store_true",
-                                                       help="retrain the MVC checkpoints first"))
+                                                       help="retrain the MVC checkpoints first"),
+                        profiles=S.SCALE_PROFILES)
 
 
 if __name__ == "__main__":

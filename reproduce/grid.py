@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from g2s.argtypes import positive_int
 from reproduce.common import Run, script_main
 from reproduce.engine import Job, run_jobs
 
@@ -40,6 +41,10 @@ def add_model_options(parser) -> None:
                              "cluster): each matched to a unit of this grid, its graph "
                              "fingerprint compared and its solution re-checked, then cached "
                              "(reproduce/unit_import.py)")
+    parser.add_argument("--max-n", type=positive_int, default=None, metavar="N",
+                        help="compute model units only up to N vertices; larger ones come from "
+                             "the cache or --import-units, else their points are left out "
+                             "(default: compute every unit)")
 
 
 def _readable_file(text: str) -> Path:
@@ -50,17 +55,20 @@ def _readable_file(text: str) -> Path:
     return path
 
 
-def model_script(name: str, doc: str, argv, produce, derive, extra=None) -> Path:
+def model_script(name: str, doc: str, argv, produce, derive, extra=None,
+                 profiles=None) -> Path:
     """:func:`reproduce.common.script_main` for a model-evaluating script: the standard options
-    plus :func:`add_model_options` (``extra(parser)`` adds more), torch on one thread."""
+    plus :func:`add_model_options` (``extra(parser)`` adds more), torch on one thread;
+    ``profiles`` replaces the standard profile choices."""
     def options(p):
         if extra is not None:
             extra(p)
         add_model_options(p)
     # no --seed: these scripts evaluate the fixed, certified instances of g2s.certificates and
     # the shipped weights, so no seed would change their output (issue 14, item 14)
+    more = {} if profiles is None else {"profiles": profiles}
     return script_main(name, doc, argv, produce, derive, options=options, seed=False,
-                       torch_threads=1)
+                       torch_threads=1, **more)
 
 
 def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds, directory=None) -> dict:
@@ -279,6 +287,10 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
     if getattr(run.args, "import_units", None) is not None:
         from reproduce.unit_import import import_units
         import_units(run, run.args.import_units, problem, units, key, hashes, t_max)
+    cap = getattr(run.args, "max_n", None)
+    if cap is not None:      # --max-n: larger model units only from the cache (or the import)
+        units = [u for u in units if u[1] <= cap or methods[u[3]] is None
+                 or run.cache.contains(key(u), validate_unit)]
     edges = _edge_counts(problem, instances)
     jobs = [Job(key(u), evaluate_unit, args(u) + (_resume_path(run, key(u), methods[u[3]]),),
                 memory=unit_memory(u[1], edges.get(u[:3]), methods[u[3]] is not None),

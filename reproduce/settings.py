@@ -20,7 +20,12 @@ from g2s.graphs import SIZE_LADDER
 #: point (issue 13; it was 3) and stops at 400 vertices so that it runs in about an hour on 2
 #: cores; CI itself checks the committed JSON and runs ``smoke``.
 GRID_PROFILES = {"smoke": (SIZE_LADDER[:2], 2), "ci": (SIZE_LADDER[:5], 20),
-                 "paper": (SIZE_LADDER, 20)}
+                 "paper": (SIZE_LADDER, 20), "scale": (SIZE_LADDER[5:], 3)}
+#: the profiles of the scripts that run the ``scale`` profile (Figures 2 and 3 at 800-3,200
+#: vertices, 3 graphs per size, 1 for the greedy worst case; issue 11).  Its model units are
+#: meant to come from a GPU (``benchmarks/device_check.py``, then ``--import-units``);
+#: ``--max-n`` keeps a CPU run from computing them
+SCALE_PROFILES = ("smoke", "ci", "paper", "scale")
 #: the families built by a deterministic construction: one graph per size
 SINGLE_GRAPH_FAMILIES = ("greedy_worst", "structured_bipartite")
 #: the largest size the paper plots (Section 5: "we used graphs of size up to 3,200"); a verdict
@@ -57,7 +62,7 @@ TRAIN_TARGETS = {
 #: curve per model.
 G2S_SEEDS = {(p, t): seeds for (enc, p, t), seeds in TRAIN_TARGETS.items() if enc == "g2s_rnn"}
 #: the WL embedding costs ~n^2.7 per forward pass; the paper, too, restricts it to small sizes
-WL_EMBED_MAX = {"smoke": 50, "ci": 100, "paper": 200}
+WL_EMBED_MAX = {"smoke": 50, "ci": 100, "paper": 200, "scale": 200}
 #: the classical heuristics plotted per problem (Section 5.1: greedy, list, matching for MVC;
 #: Section 5.2: greedy for max cut, greedy and ListRight for MIS)
 HEURISTICS = {"mvc": ("greedy", "list", "matching"), "maxcut": ("greedy",),

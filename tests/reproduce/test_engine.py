@@ -147,3 +147,17 @@ def test_import_units_from_the_device_check(tmp_path, capsys):
     counts = import_units(make_run(tmp_path), path, "mvc", units, key, hashes, 15)
     assert expected and counts["imported"] == expected and not counts["invalid"]
     assert not counts["other graph"]
+
+
+def test_max_n_leaves_larger_model_units_to_the_cache(tmp_path):
+    """``--max-n``: a model unit above the cap is not computed (its point is left out) unless
+    it is cached; heuristics run at every size."""
+    methods = {"g2s_rnn_s0": shipped_model(), "greedy": None}
+    raw = grid.evaluate_grid(make_run(tmp_path, max_n=25), "mvc", ["er"], [25, 50], 1, methods)
+    have = {(r["n"], m) for r in raw["instances"] for m in r["results"]}
+    assert have == {(25, "g2s_rnn_s0"), (25, "greedy"), (50, "greedy")}
+    # once the unit is cached (here: computed by a run without the cap), the capped run uses it
+    grid.evaluate_grid(make_run(tmp_path), "mvc", ["er"], [50], 1, {"g2s_rnn_s0": shipped_model()})
+    raw = grid.evaluate_grid(make_run(tmp_path, max_n=25), "mvc", ["er"], [25, 50], 1, methods)
+    assert {(r["n"], m) for r in raw["instances"] for m in r["results"]} == \
+        have | {(50, "g2s_rnn_s0")}

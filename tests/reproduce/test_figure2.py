@@ -75,6 +75,25 @@ def test_g2s_poor_on_one_type_refutes():
     assert _v(_result(g2s=(1.02, 1.15), sizes=(25, 3200)))["verdict"] == "refuted"
 
 
+def _scale(result):
+    return derive_verdicts(result)["intro-scale-3200"]
+
+
+def test_intro_scale_3200_is_decided_only_by_a_run_reaching_3200_vertices():
+    """The scale profile's rule: G2S-RNN's bound claim on both types, at sizes up to 3,200;
+    a run stopping below 3,200 leaves the claim not reproduced, whatever its ratios."""
+    scale = (800, 1600, 3200)
+    assert _scale(_result())["verdict"] == "not-reproduced"
+    assert _scale(_result(sizes=scale))["verdict"] == "confirmed"
+    assert _scale(_result(sizes=scale, g2s=(1.02, 1.15)))["verdict"] == "refuted"
+    assert _scale(_result(sizes=scale, g2s_seeds=(3, 1)))["verdict"] == "inconclusive"
+    assert _scale(_result(sizes=scale, g2s=(1.02, 1.097)))["verdict"] == "inconclusive"
+    assert _scale(_result(sizes=scale, bipartite_g2s=False))["verdict"] == "pending"
+    # the baselines do not enter this claim: one good on both types changes nothing
+    base = {b: (1.3, 1.4) for b in BASELINES} | {"sage_pool": (1.06, 1.08)}
+    assert _scale(_result(sizes=scale, baselines=base))["verdict"] == "confirmed"
+
+
 def test_missing_bipartite_g2s_model_is_pending():
     v = _v(_result(bipartite_g2s=False))
     assert v["verdict"] == "pending" and v["g2s_bipartite"] == "absent"
