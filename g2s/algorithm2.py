@@ -181,7 +181,11 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
         sel = torch.from_numpy(bits).to(device)
         inside = (adj[torch.float32] @ sel.to(torch.float32)).round().to(torch.int32)
         group, live, pruned = list(state["group"]), list(state["live"]), list(state["pruned"])
-        f64, step = list(state["f64"]), int(state["step"])
+        step = int(state["step"])
+        # each rollout's precision is a speed choice, not part of the answer: a resume with
+        # another ``screen`` starts from that setting (before, a float64 state forced float64)
+        if state.get("screen", False) == screen:
+            f64 = list(state["f64"])
         counts.update({k: int(v) for k, v in state["counts"].items()})
         ratios.update({k: float(v) for k, v in state["ratios"].items()})
     decide = Decider(model, problem, batch, A_u64, counts, ratios, R)
@@ -200,7 +204,8 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     def save():      # the selected sets, bit-packed: |Gamma(v) cap S| is recomputed on load
         packed = torch.from_numpy(np.packbits(sel.cpu().numpy(), axis=0))
         _save_state(path, {"fingerprint": fp, "sel_bits": packed, "group": group,
-                           "live": live, "pruned": pruned, "f64": f64, "step": step,
+                           "live": live, "pruned": pruned, "f64": f64, "screen": screen,
+                           "step": step,
                            "counts": counts, "ratios": ratios})
 
     while any(live) and (max_steps is None or step < max_steps):

@@ -33,6 +33,13 @@ class Weights:
     WQ4t: torch.Tensor
     wQ3: torch.Tensor
     Wself_t: torch.Tensor | None
+    WG1t: torch.Tensor | None = None     # W_{G,1}^T and W_4^T, contiguous (the one-column path)
+    W4t: torch.Tensor | None = None
+
+    def __post_init__(self):
+        d = self.w2.numel()
+        self.WG1t = self.Wcat[:, :d].contiguous()
+        self.W4t = self.Wcat[:, d:].contiguous()
 
     @classmethod
     def of(cls, model: QModel, dtype, device) -> Weights:
@@ -54,6 +61,8 @@ def evaluate(A, W: Weights, c: torch.Tensor, want: dict[int, list[int]]):
     evolution serves every column; a column stops being computed after its deepest read.
     """
     N, k = c.shape
+    if k == 1:
+        return _evaluate_column(A, W, c, want[0])
     d = W.w2.numel()
     dtype = W.Wcat.dtype
     last = [max(want[j]) for j in range(k)]
@@ -83,6 +92,34 @@ def evaluate(A, W: Weights, c: torch.Tensor, want: dict[int, list[int]]):
                 out[(j, t)] = (h @ W.wQ3, h @ W.wQ3.abs())
         if t < last[0]:
             x = P[:, :d].reshape(N, m, d).add_(B1).relu_()          # x(t+1)
+    return out
+
+
+def _evaluate_column(A, W: Weights, c: torch.Tensor, depths: list[int]):
+    """:func:`evaluate` for one state (the CPU path): every operand contiguous (a sparse product
+    with a strided operand costs twice as much), the bias of each ``16 x 16`` map folded into
+    its ``addmm``, activations in place.  The same arithmetic as :func:`evaluate` up to the
+    order of a few additions."""
+    N = c.shape[0]
+    d = W.w2.numel()
+    cf = c.to(W.Wcat.dtype).reshape(N, 1)
+    B1 = torch.addcmul(W.w3.expand(N, d), cf, W.w2.expand(N, d))
+    B4 = torch.addcmul(W.b6.expand(N, d), cf, W.w5.expand(N, d))
+    x = torch.relu(B1)                                           # x(1) = relu(w2 c + w3)
+    y = torch.zeros_like(x)
+    out, last = {}, max(depths)
+    for t in range(1, last + 1):
+        s = A @ x                                                 # s(t) = A x(t)
+        f = torch.sigmoid(torch.addmm(W.b8, x.sum(0, keepdim=True), W.W7t))   # the gate
+        i = torch.addmm(B4, s, W.W4t)
+        if W.Wself_t is not None:
+            i.addmm_(x, W.Wself_t)
+        y.lerp_(i.relu_(), f)                                     # y(t) = f i + (1-f) y(t-1)
+        if t in depths:
+            h = torch.relu(y @ W.WQ4t)
+            out[(0, t)] = (h @ W.wQ3, h @ W.wQ3.abs())
+        if t < last:
+            x = torch.addmm(B1, s, W.WG1t).relu_()                # x(t+1)
     return out
 
 

@@ -93,6 +93,20 @@ def test_resume_after_interrupt_gives_the_same_answer(tmp_path):
     assert again.solutions == whole and not state.exists()
 
 
+def test_a_float64_state_resumed_with_the_screen_screens_in_float32(tmp_path):
+    """The precision is a speed choice: resuming a float64 run's state with ``screen=True``
+    evolves in float32 from there on (it used to stay in float64) and gives the same answer."""
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    b = _batch(make_graph("er", 80, seed=3))
+    whole = algorithm2_exact(model, "mvc", b, 15).solutions
+    state = tmp_path / "run.state"
+    algorithm2_exact(model, "mvc", b, 15, max_steps=7, resume=state, save_every_s=-1)
+    st: dict = {}
+    again = algorithm2_exact(model, "mvc", b, 15, resume=state, save_every_s=-1, screen=True,
+                             stats=st)
+    assert again.solutions == whole and st["evolution_steps_float32"] > 0
+
+
 def test_resume_file_of_another_graph_is_refused(tmp_path):
     model, _ = load_checkpoint(default_checkpoint("mvc"))
     state = tmp_path / "run.state"
