@@ -93,10 +93,12 @@ def compute(run: Run, device: str, directory=None) -> dict:
             raw = evaluate_grid(run, PROBLEM, (f,), sizes, count, methods, device=device,
                                 t_max=S.T_MAX,
                                 max_size={k: cap for k in methods if k.startswith("wl_embed_")})
-            seeds = [s for s in G2S_SEEDS[f] if f"g2s_rnn_s{s}" in models]
+            # a model counts where it has results (with --max-n, one not imported has none)
+            ran = {m for row in raw["instances"] for m in row["results"]}
+            seeds = [s for s in G2S_SEEDS[f] if f"g2s_rnn_s{s}" in ran]
             if seeds:
                 add_seed_mean(raw["instances"], seeds)
-            base = {b: [s for s in S.TRAIN_SEEDS if f"{b}_s{s}" in models] for b in S.BASELINES}
+            base = {b: [s for s in S.TRAIN_SEEDS if f"{b}_s{s}" in ran] for b in S.BASELINES}
             base = {b: ss for b, ss in base.items() if ss}
             for b, ss in base.items():
                 add_seed_mean(raw["instances"], ss, prefix=b)

@@ -124,11 +124,14 @@ def point_intervals(instances: list, families, models, sizes) -> dict:
 
 def seed_spread(points: dict, sizes, seeds, prefix: str = "g2s_rnn") -> dict:
     """Per size, the per-seed mean ratios of ``prefix_sS`` and their min / max (one family's
-    ``points`` as :func:`summarise` returns them)."""
+    ``points`` as :func:`summarise` returns them), over the seeds with a point at that size."""
     out = {}
-    for n in sizes:
-        per_seed = [points[f"{prefix}_s{s}"][str(n)]["mean"] for s in seeds]
-        out[str(n)] = {"per_seed_mean": per_seed, "min": min(per_seed), "max": max(per_seed)}
+    for n in sizes:     # a seed without a point at n (``--max-n``, not imported) is left out
+        per_seed = [points[f"{prefix}_s{s}"][str(n)]["mean"] for s in seeds
+                    if str(n) in points.get(f"{prefix}_s{s}", {})]
+        if per_seed:
+            out[str(n)] = {"per_seed_mean": per_seed, "min": min(per_seed),
+                           "max": max(per_seed)}
     return out
 
 
