@@ -34,10 +34,6 @@ def _json(name):
     return json.loads((FIGURES / f"{name}.json").read_text())
 
 
-def test_figure2_stops_below_3200():
-    assert max(_json("figure2")["sizes"]) < 3200
-
-
 def test_figure3_graphs_per_point():
     pts = _json("figure3")["points"]
     counts = {f: {v["count"] for v in pts[f]["g2s_rnn"].values()} for f in pts}
