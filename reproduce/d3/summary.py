@@ -32,6 +32,8 @@ def summarise(raw: dict, profile: str) -> dict:
                               for k in ("zeros", "dead", "rollout")}
                 collapse.setdefault(variant, {}).setdefault(f, {})[n] = {
                     "zeros": _mean(seed_means["zeros"]), "zeros_per_seed": seed_means["zeros"],
+                    # per seed, per graph, per layer: what the interval rule resamples
+                    "zeros_cases": [[u["zeros"] for u in units] for units in per_seed],
                     "dead": _mean(seed_means["dead"]), "rollout": _mean(seed_means["rollout"])}
                 cases = [u for units in per_seed for u in units]
                 pca.setdefault(variant, {}).setdefault(f, {})[n] = {
@@ -88,9 +90,11 @@ def semantics_summary(sems: list[dict]) -> dict:
     keys = ("q1", "q1_err", "q2_err", "shift", "q1_err_shifted", "q2_err_shifted", "q_err",
             "int_err")
     a = {key: np.asarray([s[key] for s in sems]) for key in keys}
-    return {"holds": ((a["q1_err"] <= S.D3_Q1_TOL) & (a["q2_err"] <= S.D3_Q2_TOL)).mean(0).tolist(),
-            "holds_shifted": ((a["q1_err_shifted"] <= S.D3_Q1_TOL)
-                              & (a["q2_err_shifted"] <= S.D3_Q2_TOL)).mean(0).tolist(),
+    holds = (a["q1_err"] <= S.D3_Q1_TOL) & (a["q2_err"] <= S.D3_Q2_TOL)
+    shifted = (a["q1_err_shifted"] <= S.D3_Q1_TOL) & (a["q2_err_shifted"] <= S.D3_Q2_TOL)
+    return {"holds": holds.mean(0).tolist(), "holds_shifted": shifted.mean(0).tolist(),
+            "holds_count": holds.sum(0).astype(int).tolist(),
+            "holds_shifted_count": shifted.sum(0).astype(int).tolist(),
             "q_holds": (a["q_err"] <= S.D3_Q1_TOL).mean(0).tolist(),
             **{f"median_{key}": np.median(v, 0).tolist() for key, v in a.items()},
             "cases": len(sems)}
@@ -120,6 +124,8 @@ def latch_summary(sets: list[dict], unique: list[bool] | None = None) -> dict:
             "cover_t5_unique": float(np.mean([sets[i]["is_min_cover"][S.D3_T_ROLLOUT - 1]
                                               for i in only])) if only else None,
             "flip_early": float(np.mean([np.mean(d["flip"][:EARLY]) for d in sets])),
+            "flip_early_cases": [float(np.mean(d["flip"][:EARLY])) for d in sets],
+            "latched_count": int(sum(latched)),
             "cases": len(sets),
             "semantics": semantics_summary([d["semantics"] for d in sets])
             if all("semantics" in d for d in sets) else None}

@@ -23,6 +23,11 @@ What is resampled
   method are then resampled independently (two models' seeds are separate training runs, not
   pairs).  With one seed each this is ``scipy.stats.bootstrap((a, b), ..., paired=True)``.
 
+* **A rate** ("the fraction of cases where X holds is >= r") -- :func:`interval_of_rate`: the
+  Wilson score interval of a binomial rate (``scipy.stats.binomtest``), one Bernoulli outcome
+  per independent case (a recovered graph, a latched rollout); used by Theorem 1 and Appendix
+  D.3.  Not the bootstrap: at rates of 0 or 1 the percentile interval collapses to a point.
+
 Interval method: **percentile**, not BCa, because (1) BCa's acceleration is a jackknife over a
 single sample and has no standard analogue for the two-level (seeds, then graphs) resampling, and
 one method for every interval keeps the rule uniform; (2) BCa is undefined (NaN, scipy's
@@ -68,15 +73,18 @@ from reproduce.verdicts.rule import (  # noqa: F401
     VERDICTS,
     bound_verdict,
     comparison_verdict,
+    interval_of_rate,
     interval_over_graphs,
     interval_seed_mean,
     paired_difference,
     per_point_confidence,
+    rate_interval,
 )
 
 __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
     "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
+    "rate_interval", "interval_of_rate",
     "bound_verdict", "comparison_verdict", "point_samples", "point_intervals", "bound_claim",
     "seed_keys", "comparison_claim", "per_seed_summary",
 ]

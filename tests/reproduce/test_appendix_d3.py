@@ -77,15 +77,18 @@ def test_layer_sets_on_constructed_q():
 
 
 # ------------------------------------------------------------------ verdict rules
-def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.9, s2v_flip=0.6,
-            regular_zeros=None, planted=None):
+def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.95, s2v_flip=0.6,
+            regular_zeros=None, planted=None, cases=100):
     best = best or {"er": 5, "regular": 5, "bipartite": 4, "greedy_worst": 15}
 
     def curve(b):
         return [1.0 if t == b else 1.2 for t in range(1, d3.T_DEPTH + 1)]
 
-    def col(z):
-        return {"zeros": [z] * L, "dead": [z - 1] * L, "rollout": [z] * L}
+    def col(z):     # 3 seeds x 10 graphs, each within +-0.05 of z at every layer
+        cases = [[[z + 0.01 * ((g + k) % 11 - 5) for _ in range(L)] for g in range(10)]
+                 for k in range(3)]
+        return {"zeros": [z] * L, "dead": [z - 1] * L, "rollout": [z] * L,
+                "zeros_cases": cases}
 
     collapse = {f: {"50": col(regular_zeros if f == "regular" and regular_zeros else zeros)}
                 for f in d3.FAMILIES}
@@ -99,15 +102,20 @@ def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.9, s2v_flip=0.6,
     def lat(frac, flip):
         return {"overlap": [0.9] * L, "is_min_cover": [frac] * L, "flip": [flip] * (L - 1),
                 "change": [flip] * (L - 1), "stable_fraction": frac, "latched_fraction": frac,
-                "flip_early": flip, "cases": 10}
-    latching = {"planted": {"cases": 10, "g2s": lat(latched, 0.1), "s2v": lat(0.2, s2v_flip)}}
+                "flip_early": flip, "cases": cases, "latched_count": round(frac * cases),
+                "flip_early_cases": [flip + 0.02 * (i % 3 - 1) for i in range(cases)]}
+    latching = {"planted": {"cases": cases, "g2s": lat(latched, 0.1),
+                            "s2v": lat(0.2, s2v_flip)}}
     if planted is not None:     # (latched fraction, GCNN flips, semantics holds at T = 5)
         p_latched, p_flip, (literal, shifted) = planted
         sem = {"holds": [0.0] * 4 + [literal] + [0.5] * (L - 5),
                "holds_shifted": [0.0] * 4 + [shifted] + [0.5] * (L - 5), "q_holds": [0.9] * L,
                **{f"median_{k}": [0.1] * L for k in ("q1_err", "q2_err", "q_err", "int_err",
                                                      "shift")},
-               "median_q1": [-6.0] * L, "cases": 10}
+               "median_q1": [-6.0] * L, "cases": cases,
+               "holds_count": [0] * 4 + [round(literal * cases)] + [cases // 2] * (L - 5),
+               "holds_shifted_count": [0] * 4 + [round(shifted * cases)]
+               + [cases // 2] * (L - 5)}
         latching["planted"]["planted_g2s"] = {**lat(p_latched, 0.1), "semantics": sem}
         latching["planted"]["planted_s2v"] = lat(0.2, p_flip)
     return {"profile": "ci", "collapse": {"shipped": collapse}, "pca": {"shipped": pca},
@@ -123,7 +131,13 @@ def test_collapse_rule():
     v = _v(_result(zeros=9.0), "d3-dimension-collapse")
     assert v["verdict"] == "confirmed" and v["zeros_t5"] == 9.0
     assert _v(_result(zeros=3.0), "d3-dimension-collapse")["verdict"] == "refuted"
-    assert _v(_result(zeros=8.0), "d3-dimension-collapse")["verdict"] == "refuted"  # "more than"
+    # at the threshold the interval straddles 8: the data cannot decide "more than 8"
+    assert _v(_result(zeros=8.0), "d3-dimension-collapse")["verdict"] == "inconclusive"
+    r = _result(zeros=8.0)                      # every case exactly 8: not "more than 8"
+    for f in r["collapse"]["shipped"]:
+        cell = r["collapse"]["shipped"][f]["50"]
+        cell["zeros_cases"] = [[[8.0] * L for _ in seed] for seed in cell["zeros_cases"]]
+    assert _v(r, "d3-dimension-collapse")["verdict"] == "refuted"
     mixed = _v(_result(zeros=9.0, regular_zeros=7.5), "d3-dimension-collapse")
     assert mixed["verdict"] == "qualified" and mixed["cells_holding"] == "3 of 4"
     assert mixed["worst_cell"] == "regular n=50"
@@ -157,6 +171,9 @@ def test_depth_rule():
 
 def test_latching_rule():
     assert _v(_result(), "d3-latching")["verdict"] == "confirmed"
+    # the interval decides: 9 of 10 latched is not beyond 80%, 95 of 100 is
+    assert _v(_result(latched=0.9, cases=10), "d3-latching")["verdict"] == "inconclusive"
+    assert _v(_result(s2v_flip=0.5), "d3-latching")["verdict"] == "inconclusive"
     assert _v(_result(latched=0.1), "d3-latching")["verdict"] == "qualified"
     assert _v(_result(s2v_flip=0.1), "d3-latching")["verdict"] == "qualified"
     v = _v(_result(latched=0.1, s2v_flip=0.1), "d3-latching")
@@ -167,12 +184,12 @@ def test_latching_rule():
 
 
 def test_latching_rule_uses_the_planted_trained_models_when_shipped():
-    v = _v(_result(latched=0.9, s2v_flip=0.6, planted=(0.1, 0.1, (0.5, 0.5))), "d3-latching")
+    v = _v(_result(latched=0.95, s2v_flip=0.6, planted=(0.1, 0.1, (0.5, 0.5))), "d3-latching")
     assert v["verdict"] == "refuted" and v["basis"] == "planted-trained"
-    assert v["er_trained_g2s_latched"] == 0.9       # the ER-trained basis is context
-    v = _v(_result(latched=0.1, s2v_flip=0.1, planted=(0.9, 0.6, (0.5, 0.5))), "d3-latching")
+    assert v["er_trained_g2s_latched"] == 0.95      # the ER-trained basis is context
+    v = _v(_result(latched=0.1, s2v_flip=0.1, planted=(0.95, 0.6, (0.5, 0.5))), "d3-latching")
     assert v["verdict"] == "confirmed" and v["gcnn"] == "planted-trained"
-    r = _result(planted=(0.9, 0.6, (0.5, 0.5)))
+    r = _result(planted=(0.95, 0.6, (0.5, 0.5)))
     r["latching"]["planted"]["planted_s2v"] = None   # no planted GCNN: the ER-trained one
     v = _v(r, "d3-latching")
     assert v["basis"] == "planted-trained" and v["gcnn"] == "ER-trained"
@@ -195,9 +212,10 @@ def test_latch_summary_over_unique_cover_graphs():
 
 def test_q_semantics_rule():
     assert _v(_result(), "d3-q-semantics")["verdict"] == "pending"   # no planted model
-    for literal, shifted, kind in ((0.8, 0.9, "confirmed"), (0.0, 0.9, "qualified"),
-                                   (0.0, 0.5, "qualified"), (0.0, 0.2, "refuted")):
-        v = _v(_result(planted=(0.9, 0.6, (literal, shifted))), "d3-q-semantics")
+    for literal, shifted, kind in ((0.95, 0.99, "confirmed"), (0.0, 0.9, "qualified"),
+                                   (0.0, 0.5, "qualified"), (0.0, 0.05, "refuted"),
+                                   (0.8, 0.9, "inconclusive"), (0.0, 0.2, "inconclusive")):
+        v = _v(_result(planted=(0.95, 0.6, (literal, shifted))), "d3-q-semantics")
         assert v["verdict"] == kind and v["holds"] == literal and v["layer"] == 5
         assert v["holds_shifted"] == shifted
 
@@ -228,7 +246,8 @@ def test_smoke_run_rederives(tmp_path):
     assert set(stored) == {"d3-dimension-collapse", "d3-pca-alignment", "d3-optimal-depth",
                            "d3-latching", "d3-q-semantics"}
     assert json.loads(json.dumps(d3.derive_verdicts(payload))) == stored
-    assert all(v["verdict"] in ("confirmed", "qualified", "refuted", "not-reproduced", "pending")
+    assert all(v["verdict"] in ("confirmed", "qualified", "refuted", "inconclusive",
+                                "not-reproduced", "pending")
                for v in stored.values())
     assert (tmp_path / "appendix_d3.png").exists() and (tmp_path / "appendix_d3.pdf").exists()
     assert payload["provenance"]["profile"] == "smoke"
