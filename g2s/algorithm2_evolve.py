@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
@@ -33,8 +33,8 @@ class Weights:
     WQ4t: torch.Tensor
     wQ3: torch.Tensor
     Wself_t: torch.Tensor | None
-    WG1t: torch.Tensor | None = None     # W_{G,1}^T and W_4^T, contiguous (the one-column path)
-    W4t: torch.Tensor | None = None
+    WG1t: torch.Tensor = field(init=False)   # W_{G,1}^T and W_4^T, contiguous (derived from
+    W4t: torch.Tensor = field(init=False)    # Wcat; the one-column path uses them)
 
     def __post_init__(self):
         d = self.w2.numel()
