@@ -2,7 +2,6 @@
 small computation (issue 13, item 6).  Each test pins what the entry's evidence says, so the
 entry drifts (``claims.py --check`` fails) when a regenerated output makes it stale.
 
-* intro-scale-3200: the committed Figure 2 stops below 3,200 vertices (not-reproduced);
 * fig3-graphs-per-point: the committed Figure 3 averages the caption's 20 graphs per point (1
   for the deterministic greedy worst case);
 * fig2-bipartite-sizes: the paper tests bipartite graphs of 24-3,200 vertices with equal parts;
