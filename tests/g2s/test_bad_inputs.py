@@ -313,6 +313,13 @@ def test_train_out_folder_leaves_nothing_behind(tmp_path):
 
 # --- 11. Ctrl-C during start-up -------------------------------------------------------------
 
+def _default_sigint():
+    """``preexec_fn`` of the Ctrl-C tests: the child starts with SIGINT's default action.  A
+    process started in the background by a non-interactive shell (``nohup ... &``) inherits an
+    ignored SIGINT, and Python then installs no handler, so a Ctrl-C test would see nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait_for_mapping(pid: int, needle: str, timeout: float = 60) -> bool:
     """Wait until the process has loaded a shared library whose path holds ``needle``."""
     deadline = time.monotonic() + timeout
@@ -334,7 +341,8 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path, path_graph, delay):
     (A signal inside the interpreter's own start-up, before any g2s code runs, is Python's.)"""
     proc = subprocess.Popen([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc",
                              "--method", "reference", str(path_graph)], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint)
     assert _wait_for_mapping(proc.pid, "numpy")
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
@@ -358,7 +366,7 @@ def test_ctrl_c_after_a_cp_sat_solve_is_still_python_s(tmp_path):
               "except KeyboardInterrupt:\n"
               "    print('KeyboardInterrupt')\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path)
+                          timeout=120, cwd=tmp_path, preexec_fn=_default_sigint)
     assert proc.returncode == 0, (proc.returncode, proc.stderr)
     assert proc.stdout.strip() == "KeyboardInterrupt"
 
@@ -373,7 +381,7 @@ def test_ctrl_c_during_a_long_reference_solve_stops_it_in_one_line(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "g2s.cli", "solve", "--problem", "maxcut",
                              "--method", "reference", "--time-limit", "200", str(g)],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=_default_sigint)
     assert _wait_for_mapping(proc.pid, "ortools")
     time.sleep(2.0)
     start = time.monotonic()
@@ -433,7 +441,8 @@ def test_training_saves_a_resume_point_on_signals_and_on_time(tmp_path, sig, cod
     proc = subprocess.Popen([sys.executable, "-m", *entry, "--iterations",
                              "1000000", *TINY, "--checkpoint-every", "1000000",
                              "--checkpoint-seconds", "1", "--out", "x.pt"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint)
     resume = tmp_path / "x.resume.pt"
     deadline = time.monotonic() + 150
     while not resume.exists() and time.monotonic() < deadline and proc.poll() is None:
