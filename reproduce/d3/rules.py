@@ -108,9 +108,15 @@ def pca_verdict(result: dict) -> dict:
     """Rule, on the shipped seeds' (family, size) cells where PCA is defined at layer 10 for
     at least half the graphs: *aligned* when the median ``|cos|`` between the first principal
     directions of consecutive layers is >= 0.99 for every pair 5->6 .. 14->15; *correlated*
-    when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >= 0.5.
-    Confirmed: every cell both; refuted: no cell aligned or no cell correlated; qualified:
-    otherwise; not-reproduced when no cell is defined.  Context only: ``min_cos_skip``
+    when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >= 0.5.  Each
+    median gets a percentile bootstrap interval over the (graph, seed) cases where it is
+    defined, Bonferroni over all (cell, pair) and (cell, rho) points: a cell is aligned
+    (correlated) when every lower end is at least the threshold, not aligned (not correlated)
+    when some upper end is below it or nothing is defined, else undecided.  Confirmed: every
+    cell aligned and correlated; refuted: no cell aligned, or no cell correlated, beyond the
+    noise; qualified: decided otherwise; inconclusive: something undecided; not-reproduced when
+    no cell is defined.  (Revised for issue 13 after the point-estimate data had been seen: the
+    same thresholds, decided on intervals.)  Context only: ``min_cos_skip``
     (layers ``t`` and ``t + 2``, 5..15: is a failure a period-2 oscillation?) and
     ``example_min_cos_ref`` (Figure 7(c)'s measure on its 10-vertex ER example)."""
     pca = result["pca"]["shipped"]
@@ -122,19 +128,38 @@ def pca_verdict(result: dict) -> dict:
         return verdict("not-reproduced", degenerate=", ".join(degenerate) or "none",
                        profile=result["profile"])
     tail = {c: v["cos_next"][ALIGN_FROM:T_MAX - 1] for c, v in cells.items()}
-    aligned = {c: all(x is not None and x >= S.D3_PCA_ALIGNED for x in t) for c, t in tail.items()}
     rho = {c: v["rho_degree"][REF_LAYER - 1] for c, v in cells.items()}
-    corr = {c: r is not None and r >= S.D3_PCA_CORRELATED for c, r in rho.items()}
-    if all(aligned.values()) and all(corr.values()):
+    pairs = range(ALIGN_FROM, T_MAX - 1)
+    conf = rule.per_point_confidence(len(cells) * (len(pairs) + 1))
+
+    def side(values, bound):
+        got = [x for x in values if x is not None]
+        if not got:
+            return "fails"
+        return _side(rule.interval_over_graphs(got, confidence=conf, statistic="median"),
+                     bound, strict=False)
+
+    def worst(sides):
+        return "fails" if "fails" in sides else "undecided" if "undecided" in sides else "holds"
+
+    aligned = {c: worst([side([case[j] for case in v["cos_next_cases"]], S.D3_PCA_ALIGNED)
+                         for j in pairs]) for c, v in cells.items()}
+    corr = {c: side([case[REF_LAYER - 1] for case in v["rho_degree_cases"]],
+                    S.D3_PCA_CORRELATED) for c, v in cells.items()}
+    every = list(aligned.values()) + list(corr.values())
+    if all(x == "holds" for x in every):
         kind = "confirmed"
-    elif not any(aligned.values()) or not any(corr.values()):
+    elif all(x == "fails" for x in aligned.values()) or all(x == "fails" for x in corr.values()):
         kind = "refuted"
     else:
-        kind = "qualified"
+        kind = "inconclusive" if "undecided" in every else "qualified"
     fams = sorted({f for f, _ in cells})
     return verdict(
-        kind, cells_aligned=f"{sum(aligned.values())} of {len(cells)}",
-        cells_correlated=f"{sum(corr.values())} of {len(cells)}",
+        kind, cells_aligned=f"{sum(x == 'holds' for x in aligned.values())} of {len(cells)}",
+        cells_not_aligned=f"{sum(x == 'fails' for x in aligned.values())} of {len(cells)}",
+        cells_correlated=f"{sum(x == 'holds' for x in corr.values())} of {len(cells)}",
+        cells_not_correlated=f"{sum(x == 'fails' for x in corr.values())} of {len(cells)}",
+        interval_confidence=round(conf, 5),
         min_cos_next=_r(min((x for t in tail.values() for x in t if x is not None),
                             default=None)),
         rho_t10=", ".join(f"{f} {_family_median(rho, f):.2f}" for f in fams),

@@ -42,7 +42,10 @@ def summarise(raw: dict, profile: str) -> dict:
                     "cos_next": _median([u["cos_next"] for u in cases]),
                     "cos_skip": _median([u["cos_skip"] for u in cases]),
                     "cos_ref": _median([u["cos_ref"] for u in cases]),
-                    "rho_degree": _median([u["rho_degree"] for u in cases])}
+                    "rho_degree": _median([u["rho_degree"] for u in cases]),
+                    # per case (graph, seed): what the interval rule resamples
+                    "cos_next_cases": [u["cos_next"] for u in cases],
+                    "rho_degree_cases": [u["rho_degree"] for u in cases]}
     for f, by_n in raw["depth"].items():
         for n, per_seed in by_n.items():
             found = [min(min(u["cover"]) for u in (units[i] for units in per_seed))

@@ -46,20 +46,28 @@ def _bootstrap(data, statistic, confidence, n_resamples, seed, **kw):
 
 
 def interval_over_graphs(values: Sequence[float], *, confidence: float = FAMILY_CONFIDENCE,
-                         n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
-    """Percentile bootstrap interval of the mean of one model's per-graph values at one point.
+                         n_resamples: int = N_RESAMPLES, seed: int = SEED,
+                         statistic: str = "mean") -> dict:
+    """Percentile bootstrap interval of the mean (or ``statistic="median"``) of one model's
+    per-graph values at one point.
 
     One value gives the degenerate interval [x, x] (nothing to resample; ``n_graphs = 1``).
     """
     x = np.asarray(values, dtype=float)
     if x.ndim != 1 or x.size == 0:
         raise ValueError("need a non-empty 1-d sample of per-graph values")
+    if statistic not in ("mean", "median"):
+        raise ValueError(f"unknown statistic {statistic!r}")
+    stat = np.mean if statistic == "mean" else np.median
     if x.size == 1 or np.all(x == x[0]):
-        low = high = x.mean()
+        low = high = stat(x)
     else:
-        low, high = _bootstrap((x,), lambda s, axis: s.mean(axis=axis), confidence,
+        low, high = _bootstrap((x,), lambda s, axis: stat(s, axis=axis), confidence,
                                n_resamples, seed)
-    return _record(x.mean(), low, high, confidence, n_resamples, seed, x.size, 1, "graphs")
+    rec = _record(stat(x), low, high, confidence, n_resamples, seed, x.size, 1, "graphs")
+    if statistic != "mean":
+        rec["statistic"] = statistic
+    return rec
 
 
 def rate_interval(k: int, m: int, confidence: float = FAMILY_CONFIDENCE) -> tuple[float, float]:

@@ -92,10 +92,15 @@ def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.95, s2v_flip=0.6
 
     collapse = {f: {"50": col(regular_zeros if f == "regular" and regular_zeros else zeros)}
                 for f in d3.FAMILIES}
-    pca = {f: {"50": {"cases": 3, "undefined_at_ref": 3 if f == "regular" else 0,
-                      "cos_next": [None] + [cos] * (L - 2), "cos_skip": [cos] * (L - 2),
-                      "cos_ref": [cos] * L, "rho_degree": [None] + [rho] * (L - 1)}}
-           for f in d3.FAMILIES}
+    def pca_cell(f):     # 30 cases, each within +-0.002 (cos) / +-0.02 (rho) of the level
+        undefined = f == "regular"
+        jit = [0.001 * (i % 3 - 1) for i in range(30)]
+        return {"cases": 30, "undefined_at_ref": 30 if undefined else 0,
+                "cos_next": [None] + [cos] * (L - 2), "cos_skip": [cos] * (L - 2),
+                "cos_ref": [cos] * L, "rho_degree": [None] + [rho] * (L - 1),
+                "cos_next_cases": [[None] + [min(1.0, cos + j)] * (L - 2) for j in jit],
+                "rho_degree_cases": [[None] + [rho + 10 * j] * (L - 1) for j in jit]}
+    pca = {f: {"50": pca_cell(f)} for f in d3.FAMILIES}
     depth = {f: {"50": {"ratio": curve(b), "best_T": [b], "per_seed_best_T": [[b]] * 3}}
              for f, b in best.items()}
 
@@ -149,11 +154,14 @@ def test_pca_rule():
     assert _v(_result(cos=0.5), "d3-pca-alignment")["verdict"] == "refuted"
     assert _v(_result(rho=0.1), "d3-pca-alignment")["verdict"] == "refuted"
     r = _result()
-    r["pca"]["shipped"]["er"]["50"]["cos_next"][7] = 0.3
+    for case in r["pca"]["shipped"]["er"]["50"]["cos_next_cases"]:
+        case[7] = 0.3
     assert _v(r, "d3-pca-alignment")["verdict"] == "qualified"
+    # at the threshold the median's interval straddles 0.99: undecided
+    assert _v(_result(cos=0.99), "d3-pca-alignment")["verdict"] == "inconclusive"
     r = _result()
     for f in d3.FAMILIES:
-        r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 3
+        r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 30
     assert _v(r, "d3-pca-alignment")["verdict"] == "not-reproduced"
 
 

@@ -202,3 +202,17 @@ def test_bound_claim_from_instance_records():
     bad = V.bound_claim(ok, {"A": ["a_s0", "a_s1"]}, 1.10, n_resamples=999)
     assert bad["verdict"] == "refuted" and bad["failing"] == "A:regular@25"
     assert V.bound_claim(ok, {"B": ["b_s0"]}, 1.10)["verdict"] == "pending"
+
+
+def test_median_interval_and_wilson_rate_records():
+    """The median variant (Appendix D.3's PCA rule) brackets the sample median; the Wilson rate
+    record (Theorem 1, D.3) has the rate as estimate and never leaves [0, 1]."""
+    from reproduce.verdicts import interval_of_rate, interval_over_graphs
+    iv = interval_over_graphs(list(range(1, 10)) + [100.0], statistic="median")
+    assert iv["estimate"] == 5.5 and iv["low"] <= 5.5 <= iv["high"] < 100
+    assert iv["statistic"] == "median"
+    with pytest.raises(ValueError, match="statistic"):
+        interval_over_graphs([1.0, 2.0], statistic="mode")
+    rate = interval_of_rate(50, 50)
+    assert rate["estimate"] == 1.0 and rate["high"] == 1.0 and 0.92 < rate["low"] < 0.93
+    assert interval_of_rate(0, 30)["low"] == 0.0
