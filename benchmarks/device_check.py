@@ -17,11 +17,22 @@ paper's scale, and the model units of the paper-scale runs.
 3. **Timing.** Each G2S-RNN unit records its wall time; ``device_check.json`` summarises the
    whole-cover times at 3,200 and 25,000 vertices.
 
-Usage (on the GPU machine, from the repository root)::
+4. **Resume.** A G2S-RNN unit saves its rollout state every ``--save-every-s`` seconds; at the
+   end of the budget the running units are stopped and their states packed into
+   ``OUT/resume_states.tar``.  Unpacked into ``benchmarks/results/device_resume/`` (committed),
+   they seed the next run (``--resume-dir``) on a GPU or a CPU: a state is checked against the
+   graph, the model and ``t_max``, and decisions do not depend on the device (the CPU and CUDA
+   covers at 10,000 vertices were the same vertex sets).
 
-    PYTHONPATH=. python benchmarks/device_check.py --out "$OUT" --budget-s 480
+Usage (on the GPU machine, from the repository root; MPS lets the workers share the GPU)::
 
-Writes ``OUT/device_check.json`` and ``OUT/units.jsonl``.
+    nvidia-cuda-mps-control -d
+    PYTHONPATH=. python benchmarks/device_check.py --out "$OUT" --budget-s 480 --workers 6 \
+        --resume-dir benchmarks/results/device_resume \
+        --skip-done benchmarks/results/device_units.jsonl
+
+Writes ``OUT/device_check.json``, ``OUT/units.jsonl``, ``OUT/progress.jsonl`` (per G2S-RNN
+unit: greedy steps at start and at its last saved state) and ``OUT/resume_states.tar``.
 """
 
 from __future__ import annotations
