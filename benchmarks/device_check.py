@@ -89,7 +89,9 @@ def unit_list(smoke: bool = False) -> list[dict]:
     """The model units, most important first: the G2S-RNN cells of Figure 2(b) at 25,000
     vertices (the pending ``intro-25k`` and ``fig2-table``), the ``scale`` units of G2S-RNN on
     ER and bipartite graphs (``intro-scale-3200``: 3,200 first, then 1,600 and 800), then the
-    rest of Figure 2(b) (graphs 1-2 of each cell), then the other scale units."""
+    baselines' scale units on the same graphs (``fig2-scalability`` at scale; before session 7
+    these came after the rest of Figure 2(b)), then the rest of Figure 2(b) (graphs 1-2 of
+    each cell), then Figure 3's scale units (the ER-15 models on the other families)."""
     from g2s.checkpoints import checkpoint_path
     from reproduce import settings as S
     units, seen = [], set()
@@ -116,17 +118,17 @@ def unit_list(smoke: bool = False) -> list[dict]:
             for family in ("er", "bipartite"):
                 for s in S.G2S_SEEDS[("mvc", train_for[family])]:
                     add("scale", "mvc", family, n, i, "g2s_rnn", train_for[family], s)
-    for index in range(3):
-        for family, n in table:
-            for encoder in ("g2s_rnn", "s2v"):
-                add("table", "mvc", family, n, index, encoder, train_for[family], 0)
-    for n in scale_sizes:
+    for n in sorted(scale_sizes, reverse=True):
         for i in range(3):
             for family in ("er", "bipartite"):
                 for b in S.BASELINES:
                     if b != "wl_embed":
                         add("scale", "mvc", family, n, i, b, train_for[family],
                             S.BASELINE_SEED)
+    for index in range(3):
+        for family, n in table:
+            for encoder in ("g2s_rnn", "s2v"):
+                add("table", "mvc", family, n, index, encoder, train_for[family], 0)
         for family, count in (("regular", 3), ("bipartite", 3), ("greedy_worst", 1)):
             for i in range(count):
                 for s in S.G2S_SEEDS[("mvc", S.ER15)]:
