@@ -129,6 +129,9 @@ def unit_list(smoke: bool = False) -> list[dict]:
         for family, n in table:
             for encoder in ("g2s_rnn", "s2v"):
                 add("table", "mvc", family, n, index, encoder, train_for[family], 0)
+    # Figure 3's scale units (models trained on ER-15 on every family); a loop over the scale
+    # sizes of its own (an earlier version reused the table's last size here by mistake)
+    for n in sorted(scale_sizes, reverse=True):
         for family, count in (("regular", 3), ("bipartite", 3), ("greedy_worst", 1)):
             for i in range(count):
                 for s in S.G2S_SEEDS[("mvc", S.ER15)]:
