@@ -57,6 +57,9 @@ def summarise(raw: dict, profile: str) -> dict:
             curve = _mean(ratios)
             depth.setdefault(f, {})[n] = {
                 "ratio": curve, "ratio_per_seed": ratios, "best_T": best_layers(curve),
+                # per seed, per graph, per T: what the depth rule's paired bootstrap resamples
+                "ratio_cases": [[[float(x) for x in np.asarray(u["cover"]) / refs[i]]
+                                 for i, u in enumerate(units)] for units in per_seed],
                 "per_seed_best_T": [best_layers(r) for r in ratios],
                 "reference": [u["status"] for u in per_seed[0]]}
     for f, units in raw["latch"].items():

@@ -78,7 +78,7 @@ def test_layer_sets_on_constructed_q():
 
 # ------------------------------------------------------------------ verdict rules
 def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.95, s2v_flip=0.6,
-            regular_zeros=None, planted=None, cases=100):
+            regular_zeros=None, planted=None, cases=100, depth_spread=0.01):
     best = best or {"er": 5, "regular": 5, "bipartite": 4, "greedy_worst": 15}
 
     def curve(b):
@@ -101,7 +101,12 @@ def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=0.95, s2v_flip=0.6
                 "cos_next_cases": [[None] + [min(1.0, cos + j)] * (L - 2) for j in jit],
                 "rho_degree_cases": [[None] + [rho + 10 * j] * (L - 1) for j in jit]}
     pca = {f: {"50": pca_cell(f)} for f in d3.FAMILIES}
-    depth = {f: {"50": {"ratio": curve(b), "best_T": [b], "per_seed_best_T": [[b]] * 3}}
+    def depth_cases(b):  # 3 seeds x 6 graphs x T: the curve plus noise of +-spread
+        return [[[r + depth_spread * (((g * 7 + k * 3 + t) % 5) - 2) / 2
+                  for t, r in enumerate(curve(b))] for g in range(6)] for k in range(3)]
+
+    depth = {f: {"50": {"ratio": curve(b), "best_T": [b], "per_seed_best_T": [[b]] * 3,
+                        "ratio_cases": depth_cases(b)}}
              for f, b in best.items()}
 
     def lat(frac, flip):
@@ -175,6 +180,22 @@ def test_depth_rule():
     r = _result()   # ties: the smallest best T decides (Algorithm 2's rule)
     r["depth"]["bipartite"]["50"]["best_T"] = [4, 9, 15]
     assert _v(r, "d3-optimal-depth")["ties_bipartite"] == "4,9,15"
+    # the interval decides: noise as large as the dip leaves every depth plausibly best
+    v = _v(_result(depth_spread=0.4), "d3-optimal-depth")
+    assert v["verdict"] == "inconclusive" and v["plausible_bipartite"] == "1-25"
+    assert v["side_bipartite"] == "undecided"
+
+
+def test_plausible_best_depths():
+    from reproduce.d3.rules import plausible_best_depths
+    # depth 3 is best by a wide margin on every graph and seed: only it is plausibly best
+    cases = [[[1.0 + 0.5 * (t != 3) + 0.01 * g for t in range(1, 9)] for g in range(8)]
+             for _ in range(3)]
+    assert plausible_best_depths(cases, 0.99) == ([3], 3)
+    # depths 3 and 4 tie on average but differ per graph: both stay, the rest are dropped
+    cases = [[[1.0 + 0.5 * (t not in (3, 4)) + (0.05 if (t == 3) == (g % 2 == 0) else 0)
+               for t in range(1, 9)] for g in range(8)] for _ in range(3)]
+    assert plausible_best_depths(cases, 0.99)[0] == [3, 4]
 
 
 def test_latching_rule():
