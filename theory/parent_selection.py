@@ -12,7 +12,13 @@ so a small selected set ``S`` suffices (optimal causation entropy, Sun, Taylor &
 the PC1 stage of PCMCI, Runge et al. 2019).  Per target ``v``:
 
 1. *screen*: rank every candidate ``u`` by ``I(X_u; Y | X_v)`` and keep the ``max_candidates``
-   best (the later rounds rank only these);
+   best (the later rounds rank only these; the default keeps all ``n - 1``, so every forward
+   step re-ranks every vertex given the parents selected so far, as PCMCI's PC1 stage does.
+   A cut to 8 lost true parents: when one parent dominates ``x_v``, the ancestors of that
+   parent outrank the weaker parents in the marginal screen, and a parent outside the kept
+   set is never tested.  The default was changed after the t = 10,000 run of
+   reproduce/theorem1.py had shown such never-tested parents; the note of issue 16 gives the
+   measurement);
 2. *forward*: add the candidate with the largest ``I(X_u; Y | Z_S)`` while its surrogate test is
    significant, at most ``max_parents`` times;
 3. *backward*: for ``|S| >= 2`` re-test every ``u in S`` given ``Z_{S - u}`` and drop those no
@@ -36,10 +42,11 @@ rule on the test's joint space, ``h = factor * N^{-1/(D+4)}``, ``D = d (|S| + 3)
 
 Complexity, with ``N`` transitions, ``n`` vertices, ``d`` state dims, ``p = max_parents``,
 ``m = max_candidates``, ``B`` surrogates, ``M_r <= M`` ranking rows:
-``O(n^2 M_r N)`` (screen) ``+ O(n m p M_r N)`` (ranking) ``+ O(n (2p+1) B M N)`` (tests)
+``O(n^2 M_r N)`` (screen) ``+ O(n m p M_r N)`` (ranking; ``m = n - 1`` by default, so
+``O(n^2 p M_r N)``) ``+ O(n (2p+1) B M N)`` (tests)
 ``+ O(n p B N log N)`` (k-d-tree neighbours for the local permutations); memory
 ``O(n c N)`` for a chunk of ``c`` rows.  Linear in ``t`` at fixed ``M``, quadratic in ``n``
-only through the cheap screen, against ``O(n^2 B N^2)`` and ``(n+1) d`` dimensions for
+only through the cheap ranking passes, against ``O(n^2 B N^2)`` and ``(n+1) d`` dimensions for
 :func:`theory.directed_information.directed_information_graph`.
 """
 
@@ -176,7 +183,7 @@ def selected_cmi(x, y, z, *, bandwidth: float, rows=None) -> float:
     return float(_plugin_terms(P, F, rows, [(0, [1], bandwidth, [0])])[0][0])
 
 
-def selected_parents_graph(X, *, max_parents: int = 4, max_candidates: int = 8,
+def selected_parents_graph(X, *, max_parents: int = 4, max_candidates: int | None = None,
                            max_tries: int = 1, n_surrogates: int = 10, k_perm: int = 5,
                            query_points: int = 1000, rank_points: int = 600,
                            alpha: float | None = None, bandwidth_factor: float = 2.0,
@@ -187,7 +194,7 @@ def selected_parents_graph(X, *, max_parents: int = 4, max_candidates: int = 8,
     ----------
     X : array ``(T+1, n, d)`` or ``(R, T+1, n, d)``
     max_parents : largest selected set ``p``
-    max_candidates : candidates ``m`` kept per target after the screen
+    max_candidates : candidates ``m`` kept per target after the screen (None: all ``n - 1``)
     max_tries : candidates tested, in ranked order, before a forward step gives up
     n_surrogates : local-permutation surrogates ``B`` per test (``t_{B-1}`` p-value)
     query_points, rank_points : LOO query rows ``M`` for tests and ``M_r`` for ranking
@@ -246,7 +253,7 @@ def selected_parents_graph(X, *, max_parents: int = 4, max_candidates: int = 8,
 
     # 1. screen: every u != v given X_v, keep the max_candidates best
     screen = rank([(v, [], [u for u in range(n) if u != v]) for v in range(n)])
-    cands = {v: screen[v][:max_candidates] for v in range(n)}
+    cands = {v: screen[v][:max_candidates] for v in range(n)}   # None keeps them all
     S: dict[int, list[int]] = {v: [] for v in range(n)}
     order: dict[int, list[int] | None] = {v: cands[v] for v in range(n)}
     tried = {v: 0 for v in range(n)}

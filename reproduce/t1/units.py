@@ -97,7 +97,7 @@ def _selected_units(run, pool, n, d, T, graphs, seed, cached_only=False) -> list
     """The first ``graphs`` recoveries at (n, d, T), from the cache or computed (resumable);
     ``cached_only``: just those already cached."""
     keys = [dict(kind="selected", n=n, d=d, T=T, graph=g, seed=seed, max_in=MAX_IN_DEGREE,
-                 version=2) for g in range(graphs)]
+                 version=3) for g in range(graphs)]
     if cached_only:
         keys = [k for k in keys if run.cache.contains(k)]
     todo = [k for k in keys if not run.cache.contains(k)]
