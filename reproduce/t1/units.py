@@ -12,8 +12,8 @@ import numpy as np
 from reproduce.t1.config import BURN_IN, MAX_IN_DEGREE, PROFILES, TARGET
 from reproduce.t1.measures import rate_interval, recovery_point
 
-__all__ = ["selected_unit", "recovery_unit", "proposition1_unit", "load_tigramite_comparison",
-           "compute"]
+__all__ = ["selected_unit", "selected_key", "SELECTED_VERSION", "recovery_unit",
+           "proposition1_unit", "load_tigramite_comparison", "compute"]
 
 
 def selected_unit(n: int, d: int, T: int, graph: int, seed: int) -> dict:
@@ -93,11 +93,21 @@ def _point(run, pool, kind, n, d, T, sigma, method, graphs, seed, burn_in=0) -> 
             "extra_edges": int(sum(u["extra"] for u in units))}
 
 
+#: bumped whenever :func:`selected_unit`'s estimator changes (3: every forward step re-ranks
+#: all n - 1 candidates)
+SELECTED_VERSION = 3
+
+
+def selected_key(n: int, d: int, T: int, graph: int, seed: int) -> dict:
+    """The cache key of :func:`selected_unit` (also read by benchmarks/bench_graph_recovery.py)."""
+    return dict(kind="selected", n=n, d=d, T=T, graph=graph, seed=seed, max_in=MAX_IN_DEGREE,
+                version=SELECTED_VERSION)
+
+
 def _selected_units(run, pool, n, d, T, graphs, seed, cached_only=False) -> list[dict]:
     """The first ``graphs`` recoveries at (n, d, T), from the cache or computed (resumable);
     ``cached_only``: just those already cached."""
-    keys = [dict(kind="selected", n=n, d=d, T=T, graph=g, seed=seed, max_in=MAX_IN_DEGREE,
-                 version=3) for g in range(graphs)]
+    keys = [selected_key(n, d, T, g, seed) for g in range(graphs)]
     if cached_only:
         keys = [k for k in keys if run.cache.contains(k)]
     todo = [k for k in keys if not run.cache.contains(k)]
