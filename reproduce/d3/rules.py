@@ -196,9 +196,10 @@ def depth_verdict(result: dict) -> dict:
     against the paper's (``S.D3_BEST_DEPTH``: bipartite and regular 4 or 5, greedy worst case
     15): a sub-claim *holds* when every plausibly best depth is a claimed one, *fails* when none
     is, and is undecided otherwise.  Confirmed: all three hold; qualified: some fails but the
-    worst case needs more layers than both others (its smallest plausibly best depth exceeds their largest); refuted: some
-    fails and the worst case decidedly does not need more (its largest plausibly best depth is
-    at most one family's smallest); inconclusive: otherwise.  ER is reported as context.
+    worst case needs more layers than both others (its smallest plausibly best depth exceeds
+    their largest); refuted: some fails and the worst case decidedly does not need more (its
+    largest plausibly best depth is at most one family's smallest); inconclusive: otherwise.
+    ER is reported as context.
 
     Revised after the data had been seen (issue 13's interval rule, like D.3's other rules):
     the earlier rule compared the argmin of the seed-mean curve, with no interval, with the
