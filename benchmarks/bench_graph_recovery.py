@@ -255,6 +255,10 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="one graph per tool, no speed fit")
     ap.add_argument("--reuse-speed", action="store_true",
                     help="keep the speed entry of the existing JSON (rerun the comparison only)")
+    ap.add_argument("--tools", nargs="+", choices=list(GRAPHS), metavar="TOOL",
+                    help="rerun only these tools' rows (quoted names: " +
+                         ", ".join(map(repr, GRAPHS)) + "); the other tools' rows are kept "
+                         "from the existing JSON")
     args = ap.parse_args(argv)
     tools = {"DI (ours)": _edges_ours}
     try:
@@ -277,15 +281,24 @@ def main(argv=None) -> None:
               "tigramite": status, "seed": SEED, "pc_alpha": PC_ALPHA,
               "cmiknn_sig_samples": CMIKNN_SHUFFLES,
               "level": "alpha_t / (n (n-1)) per pair, alpha_t = min(0.05, 10 / t)"}
-    if args.reuse_speed and OUT.exists() and "speed" in json.loads(OUT.read_text()):
+    ours = not args.tools or "DI (ours)" in args.tools   # the speed entry is ours alone
+    if (args.reuse_speed or not ours) and OUT.exists() and "speed" in json.loads(OUT.read_text()):
         old = json.loads(OUT.read_text())
         result["speed"] = {**old["speed"], "measured_with_load_average": old.get(
             "load_average_at_start")}
-    elif not args.quick:
+    elif not args.quick and ours:
         result["speed"] = speed(args.quick)
         OUT.parent.mkdir(parents=True, exist_ok=True)
         OUT.write_text(json.dumps(result, indent=1) + "\n")  # kept if the comparison dies
-    result["comparison"] = compare(tools, SETTINGS, graphs, BUDGET_S)
+    kept = []
+    if args.tools:
+        tools = {k: v for k, v in tools.items() if k in args.tools}
+        if OUT.exists():
+            kept = [r for r in json.loads(OUT.read_text()).get("comparison", [])
+                    if r["tool"] not in args.tools]
+    rows = compare(tools, SETTINGS, graphs, BUDGET_S) + kept
+    order = {t: i for i, t in enumerate(GRAPHS)}
+    result["comparison"] = sorted(rows, key=lambda r: (r["n"], r["T"], order[r["tool"]]))
     result["load_average_at_end"] = os.getloadavg()
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(result, indent=1) + "\n")
