@@ -281,9 +281,9 @@ def main(argv=None) -> None:
               "tigramite": status, "seed": SEED, "pc_alpha": PC_ALPHA,
               "cmiknn_sig_samples": CMIKNN_SHUFFLES,
               "level": "alpha_t / (n (n-1)) per pair, alpha_t = min(0.05, 10 / t)"}
+    old = json.loads(OUT.read_text()) if OUT.exists() else {}
     ours = not args.tools or "DI (ours)" in args.tools   # the speed entry is ours alone
-    if (args.reuse_speed or not ours) and OUT.exists() and "speed" in json.loads(OUT.read_text()):
-        old = json.loads(OUT.read_text())
+    if (args.reuse_speed or not ours) and "speed" in old:
         result["speed"] = {**old["speed"], "measured_with_load_average": old.get(
             "load_average_at_start")}
     elif not args.quick and ours:
@@ -293,9 +293,7 @@ def main(argv=None) -> None:
     kept = []
     if args.tools:
         tools = {k: v for k, v in tools.items() if k in args.tools}
-        if OUT.exists():
-            kept = [r for r in json.loads(OUT.read_text()).get("comparison", [])
-                    if r["tool"] not in args.tools]
+        kept = [r for r in old.get("comparison", []) if r["tool"] not in args.tools]
     rows = compare(tools, SETTINGS, graphs, BUDGET_S) + kept
     order = {t: i for i, t in enumerate(GRAPHS)}
     result["comparison"] = sorted(rows, key=lambda r: (r["n"], r["T"], order[r["tool"]]))

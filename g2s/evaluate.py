@@ -137,8 +137,7 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     ``fast`` runs :func:`g2s.algorithm2.algorithm2_exact` (the literal algorithm's solutions,
     faster), else :func:`algorithm2_literal`; ``prune``, ``deadline``, ``resume`` and
     ``save_every_s`` are passed to the fast path (``utility_per_T`` is ``None`` for a pruned ``T``;
-    ``status`` is
-    ``"time_limit"`` when the deadline cut the learned policy short).
+    ``status`` is ``"time_limit"`` when the deadline cut the learned policy short).
     """
     from g2s.algorithm2 import algorithm2_exact
 

@@ -23,15 +23,14 @@ W_1, b_1); and Proposition 1's R1 / R2 recovered (full conditioning: n = 8 is sm
 Profiles:
 
 * smoke: recovery n = 4, d = 1, t in {300, 600}, 4 graphs; tiny versions of the rest.
-* ci (resumable, every recovery cached; up to t = 3,000 the recovery units summed to ~4,160 s
-  on the shared 2-core machine; the t = 10,000 points (issue 16: "t up to 10,000") add 320
-  recoveries of ~15-40 s each, about 2.5 CPU-hours; ``--partial`` writes the JSON from what
-  is cached): recovery n in {6, 12, 20} x d in {1, 2}; t in {500, 1000, 2000} (n = 6),
-  {1000, 3000, 10000} (n = 12, 20); 50 graphs per point, 80 at the longest t.  kNN vs KDE: directed
-  G(n, 1/2), n = 3, d = 1,
-  t in {250, 500, 1000}, 50 graphs; sigma sweep: n = 4, d = 1, t = 500, sigma in
-  {1, 0.1, 0.01, 0.001, 0}, with and without a 200-step burn-in, 50 graphs; Proposition 1: R1
-  and R2 at t in {250, 500, 1000, 2000}, 10 draws.
+* ci (resumable, every recovery cached; up to t = 3,000 the recovery units summed to ~4,160 s on
+  the shared 2-core machine; the t = 10,000 points (issue 16: "t up to 10,000") add 320 recoveries
+  of ~15-40 s each, about 2.5 CPU-hours; ``--partial`` writes the JSON from what is cached):
+  recovery n in {6, 12, 20} x d in {1, 2}; t in {500, 1000, 2000} (n = 6), {1000, 3000, 10000} (n =
+  12, 20); 50 graphs per point, 80 at the longest t. kNN vs KDE: directed G(n, 1/2), n = 3, d = 1,
+  t in {250, 500, 1000}, 50 graphs; sigma sweep: n = 4, d = 1, t = 500, sigma in {1, 0.1, 0.01,
+  0.001, 0}, with and without a 200-step burn-in, 50 graphs; Proposition 1: R1 and R2 at t in {250,
+  500, 1000, 2000}, 10 draws.
 * paper: recovery t up to 10,000, 200 graphs per point; the rest as ci with more graphs.
 """
 

@@ -9,6 +9,7 @@ import numpy as np
 from reproduce import settings as S
 from reproduce import verdicts as rule
 from reproduce.common import verdict
+from reproduce.d3.summary import best_layers
 
 __all__ = ["collapse_verdict", "pca_verdict", "depth_verdict", "latching_verdict",
            "semantics_verdict", "derive_verdicts"]
@@ -177,8 +178,7 @@ def plausible_best_depths(cases, confidence: float) -> tuple[list[int], int]:
     ``confidence``; ``T`` is *plausibly best* unless the lower end of ``ratio_T - ratio_T*``
     is > 0.  Returns ``(plausible depths, T*)``."""
     a = np.asarray(cases, dtype=float)             # seeds x graphs x T
-    curve = a.mean(axis=(0, 1))
-    best = int(np.flatnonzero(curve <= curve.min() + 1e-9)[0]) + 1
+    best = best_layers(a.mean(axis=(0, 1)))[0]
     keep = [best]
     for t in range(1, a.shape[2] + 1):
         if t != best:
