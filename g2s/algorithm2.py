@@ -27,12 +27,14 @@ How a decision is made here (per rollout and greedy step):
    ``C`` is the set of candidates with ``s32(v) >= max s32 - 2 delta - q``, ``delta`` being
    :data:`RELATIVE_MARGIN` (or 10x the largest float32 error measured so far) times the scale.
    One survivor is the literal's choice whenever every float32 score is within ``delta`` of its
-   float64 value.  Several survivors of one 1-WL colour (after ``T`` rounds of refinement from
-   ``c``) are an exact tie: Graph2Seq is a message-passing network, ``x_v(t)`` depends on
-   ``c_v`` and the multiset of the neighbours' ``x(t-1)`` and the gate and the Q-network add
-   only per-graph terms, so the literal takes the smallest index (colours are compared through
-   a 64-bit multiset hash; a false tie needs a 64-bit collision; used only where the literal's
-   own float64 noise cannot split a tie).
+   float64 value.  Otherwise (and for every 64th float32 decision and the first 16 of a run,
+   which keep measuring the float32 error) the state is rescored in float64 by the lean
+   evolution and decided by the rule of step 2.  Several survivors of one 1-WL colour (after
+   ``T`` rounds of refinement from ``c``) are an exact tie: Graph2Seq is a message-passing
+   network, ``x_v(t)`` depends on ``c_v`` and the multiset of the neighbours' ``x(t-1)`` and
+   the gate and the Q-network add only per-graph terms, so the literal takes the smallest
+   index (colours are compared through a 64-bit multiset hash; a false tie needs a 64-bit
+   collision; used only where the literal's own float64 noise cannot split a tie).
 4. **Otherwise** the literal's own float64 computation (the operations of
    :func:`g2s.evaluate._vertex_scores` on the float64 model) decides, bit for bit as the
    literal would.
@@ -164,7 +166,8 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     live, pruned = [True] * R, [False] * R
     f64 = [not screen] * R              # rollouts screened in float64
     step = 0
-    counts = {"decisions": 0, "screen_unique": 0, "wl_ties": 0, "float64_rechecks": 0,
+    counts = {"decisions": 0, "float32_decisions": 0, "screen_unique": 0, "wl_ties": 0,
+              "float64_rescores": 0, "float64_rechecks": 0,
               "evolution_steps_float32": 0, "evolution_steps_float64": 0, "greedy_steps": 0,
               "switched_to_float64": 0}
     ratios = {"float32": 0.0, "float64": 0.0}
@@ -201,6 +204,11 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
         sel[a, r] = True
         inside[col_t[crow_np[a]:crow_np[a + 1]], r] += 1
 
+    def rescore(r):  # rollout r's float64 scores (a float32 decision the screen left open)
+        counts["evolution_steps_float64"] += r + 1
+        c = sel[:, r:r + 1].contiguous()
+        return _evaluate(adj[torch.float64], weights[torch.float64], c, {0: [r + 1]})[(0, r + 1)]
+
     def save():      # the selected sets, bit-packed: |Gamma(v) cap S| is recomputed on load
         packed = torch.from_numpy(np.packbits(sel.cpu().numpy(), axis=0))
         _save_state(path, {"fingerprint": fp, "sel_bits": packed, "group": group,
@@ -223,9 +231,12 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
             groups.setdefault(group[r], []).append(r)
         order = sorted(groups.values(), key=lambda g: -max(g))
         choice: dict[int, int] = {}
+        # this step's precision per rollout (a rollout switched below moves at the next step;
+        # before, it was evaluated and decided a second time in float64 within the same step)
+        split = {double: [g for g in ([r for r in g if f64[r] == double] for g in order) if g]
+                 for double in (False, True)}
         for double in (False, True):
-            todo = [[r for r in g if f64[r] == double] for g in order]
-            todo = [g for g in todo if g]
+            todo = split[double]
             dt = torch.float64 if double else torch.float32
             for chunk in ([todo] if batched else [[g] for g in todo]):
                 if not chunk:
@@ -236,7 +247,7 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
                     sum(max(w) for w in want.values())
                 res = _evaluate(adj[dt], weights[dt], cols, want)
                 flat = [(r, res[(j, r + 1)]) for j, g in enumerate(chunk) for r in g]
-                choice.update(decide.many(flat, sel, cand_all, double))
+                choice.update(decide.many(flat, sel, cand_all, double, rescore))
                 if not double:
                     for r, _ in flat:
                         if decide.wants_float64(r):

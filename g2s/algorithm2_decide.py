@@ -14,8 +14,15 @@ import torch
 
 __all__ = ["RELATIVE_MARGIN", "Decider", "wl_hash"]
 
-#: float32 scores within this fraction of the score scale of the maximum are re-checked
-RELATIVE_MARGIN = 1e-4
+#: float32 scores within this fraction of the score scale of the maximum are re-checked (the
+#: floor of the adaptive margin, which is kept at 10x the largest float32 error measured in the
+#: run).  Largest float32 errors measured (relative to the scale): 1.0e-6 on sparse ER
+#: n = 25,000 (4.2e-6 in an earlier probe), 7.0e-6 on ER(3,200, 0.15), 1.2e-5 on bipartite
+#: n = 3,200.  It was 1e-4 until every undecided float32 screen was rescored in float64 by the
+#: lean evolution (about half the literal's cost) and the first :data:`_WARM` float32 decisions
+#: of a run were all rescored, so that the margin has measured errors behind it before the floor
+#: matters; 2e-5 sends a third as many decisions to the re-check at n = 25,000.
+RELATIVE_MARGIN = 2e-5
 
 
 def _splitmix(z: np.ndarray) -> np.ndarray:
@@ -51,6 +58,9 @@ _F64_NOISE = 1e-10
 _F64_MARGIN = 2e-11
 #: every this many float32 decisions, one is re-checked to keep measuring float32's error
 _CALIBRATE = 64
+#: the first this many float32 decisions of a run are all re-checked (measuring the error; the
+#: count is part of the resume state)
+_WARM = 16
 #: a rollout moves to float64 screening when more than this many of its last
 #: :data:`_WINDOW` float32 decisions needed the literal's re-check
 _WINDOW, _SWITCH = 32, 8
@@ -63,8 +73,11 @@ class Decider:
     and the margin of that precision is kept at ``10x`` the largest ratio of that error to the
     score scale (the largest ``|w_{Q,3}|^T relu(W_{Q,4} y_v)`` over the candidates) seen in
     this run, never below :data:`RELATIVE_MARGIN` (float32) or :data:`_F64_MARGIN` (float64).
-    Every :data:`_CALIBRATE` th float32 decision is re-checked even when its winner is clear,
-    so the error keeps being measured as the states (and the magnitudes) change.
+    Every :data:`_CALIBRATE` th float32 decision (and each of the first :data:`_WARM`) is
+    re-checked even when its winner is clear, so the error keeps being measured as the states
+    (and the magnitudes) change.  A float32 re-check is a float64 rescoring of that state by the
+    lean evolution (:meth:`many`'s ``rescore``), decided by the float64 rule; only what that
+    rule cannot settle reaches the literal's own computation.
     """
 
     def __init__(self, model, problem, batch, A_u64, counts, ratios, R):
@@ -99,27 +112,38 @@ class Decider:
         exact = torch.round(raw / self.q)
         return int(torch.argmax(exact.masked_fill(~cand, float("-inf"))))
 
-    def many(self, flat, sel, cand_all, double) -> dict:
+    def _certain(self, score, scale, cand):
+        """The float64 rule on stacked columns: ``(count, first, top, big)`` per column, where
+        ``top`` is NaN when some candidate that could reach the largest certain rounded score
+        lies within the noise bound of a rounding boundary (then only the literal decides)."""
+        big = scale.masked_fill(~cand, 0).max(0).values
+        # the literal's rounded score k = round(s / q) is certain where s / q is farther than
+        # the noise bound from a rounding boundary; the literal's argmax is then the first
+        # candidate of the largest k, unless an uncertain candidate could reach it
+        eps = (self.margin(True) * big / self.q).unsqueeze(0)
+        x = score / self.q
+        lo = torch.round(x - eps).masked_fill(~cand, float("-inf"))
+        hi = torch.round(x + eps).masked_fill(~cand, float("-inf"))
+        top = lo.max(0).values
+        close = hi >= top.unsqueeze(0)
+        unsure = (close & (lo != hi)).any(0)
+        return close, top.masked_fill(unsure, float("nan")), big   # NaN: the slow path
+
+    def many(self, flat, sel, cand_all, double, rescore=None) -> dict:
         """Decisions for several rollouts at once: one device-to-host transfer settles every
-        rollout whose screen leaves one survivor; the rest go through :meth:`__call__`."""
+        rollout whose screen leaves one survivor.  A float32 screen that leaves several (and
+        every :data:`_CALIBRATE` th float32 decision) goes to ``rescore(r)``, the float64
+        scores of rollout ``r``'s state from the lean evolution, which measure the float32
+        error on every candidate and decide by the float64 rule; what that rule cannot
+        settle goes through :meth:`__call__` (WL ties, then the literal)."""
         rs = [r for r, _ in flat]
         score = torch.stack([sc for _, (sc, _) in flat], 1)
         scale = torch.stack([b for _, (_, b) in flat], 1)
         cand = cand_all[:, rs]
-        big = scale.masked_fill(~cand, 0).max(0).values
         if double:
-            # the literal's rounded score k = round(s / q) is certain where s / q is farther
-            # than the noise bound from a rounding boundary; the literal's argmax is then the
-            # first candidate of the largest k, unless an uncertain candidate could reach it
-            eps = (self.margin(True) * big / self.q).unsqueeze(0)
-            x = score / self.q
-            lo = torch.round(x - eps).masked_fill(~cand, float("-inf"))
-            hi = torch.round(x + eps).masked_fill(~cand, float("-inf"))
-            top = lo.max(0).values
-            close = hi >= top.unsqueeze(0)
-            unsure = (close & (lo != hi)).any(0)
-            top = top.masked_fill(unsure, float("nan"))       # sends it to the slow path
+            close, top, big = self._certain(score, scale, cand)
         else:
+            big = scale.masked_fill(~cand, 0).max(0).values
             masked = score.masked_fill(~cand, float("-inf"))
             top = masked.max(0).values
             close = masked >= (top - 2 * self.margin(False) * big - self.q).unsqueeze(0)
@@ -128,17 +152,40 @@ class Decider:
         count, first, top, big = pack.cpu().numpy()
         out = {}
         for j, r in enumerate(rs):
-            calibrate = (self.counts["decisions"] + 1) % _CALIBRATE == 0
+            k = self.counts["decisions"] + 1
+            seen = self.counts["float32_decisions"]
+            calibrate = not double and (k % _CALIBRATE == 0 or seen < _WARM)
+            self.counts["float32_decisions"] = seen + (not double)
             settled = count[j] == 1 or (double and count[j] >= 1)   # first of the largest k
             if settled and np.isfinite(top[j]) and np.isfinite(big[j]) and not calibrate:
                 self.counts["decisions"] += 1
                 self.counts["screen_unique"] += 1
                 self.recent[r].append(False)
                 out[r] = int(first[j])
+            elif not double and rescore is not None:
+                out[r] = self._cascade(r, sel, cand[:, j], flat[j][1], rescore(r))
             else:
                 out[r] = self(r, sel[:, r], cand[:, j], flat[j][1][0], flat[j][1][1], r + 1,
                               double)
         return out
+
+    def _cascade(self, r, sel, cand, screened, exact):
+        """A float32 decision the screen did not settle, from the float64 scores ``exact``."""
+        self.counts["float64_rescores"] += 1
+        (s32, _), (s64, b64) = screened, exact
+        big = float(b64.masked_fill(~cand, 0).max())
+        if big and np.isfinite(big):
+            err = (s32.to(s64.dtype) - s64).abs().masked_fill(~cand, 0)
+            ratio = float(err.max()) / big
+            if np.isfinite(ratio):
+                self.ratios["float32"] = max(self.ratios["float32"], ratio)
+        close, top, big64 = self._certain(s64.unsqueeze(1), b64.unsqueeze(1), cand.unsqueeze(1))
+        self.recent[r].append(True)
+        if bool(torch.isfinite(top).all()) and bool(torch.isfinite(big64).all()):
+            self.counts["decisions"] += 1
+            return int(close[:, 0].to(torch.uint8).argmax())
+        self.recent[r].pop()          # __call__ records it
+        return self(r, sel[:, r], cand, s64, b64, r + 1, True)
 
     def __call__(self, r, c, cand, score, scale, T, double):
         counts = self.counts

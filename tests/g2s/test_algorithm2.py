@@ -61,6 +61,33 @@ def test_equals_literal_random_weights_every_mode(problem):
 
 
 @pytest.mark.parametrize("problem", P.PROBLEMS)
+def test_float32_rescored_in_float64_equals_literal(problem, monkeypatch):
+    """With a float32 margin as wide as the scores, the screen never settles a decision: every
+    one with two or more candidates is rescored in float64 by the lean evolution (the cascade),
+    and the answer is the literal's."""
+    import g2s.algorithm2_decide as decide
+    monkeypatch.setattr(decide, "RELATIVE_MARGIN", 10.0)
+    model = _random_model(7)
+    for family, n in CASES:
+        b = _batch(make_graph(family, n, seed=3))
+        st: dict = {}
+        res = algorithm2_exact(model, problem, b, 15, screen=True, batched=False, stats=st)
+        assert res.solutions == algorithm2_literal(model, problem, b, 15), family
+        assert st["float64_rescores"] > 0
+
+
+def test_each_decision_is_made_once():
+    """A rollout that switches to float64 screening moves at the next step: it is not decided a
+    second time in the step it switched (MVC adds one vertex per decision)."""
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    b = _batch(make_graph("regular", 60, seed=1))
+    st: dict = {}
+    res = algorithm2_exact(model, "mvc", b, 15, screen=True, stats=st)
+    assert st["switched_to_float64"] > 0
+    assert st["decisions"] == sum(len(S) for S in res.solutions)
+
+
+@pytest.mark.parametrize("problem", P.PROBLEMS)
 def test_equals_literal_shipped_weights(problem):
     model, _ = load_checkpoint(default_checkpoint(problem))
     for family, n in [("er", 50), ("regular", 40), ("bipartite", 30)]:
