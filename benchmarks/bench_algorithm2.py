@@ -17,8 +17,9 @@ the same thread count for both paths.  Three kinds of measurement:
   ``O(|E| T_max + |V|)`` per pass, i.e. exponent 1 once |E| dominates.
 
 Also recorded: the decision counters of the float64 and the float32-screened runs (settled by the
-screen, rescored in float64, WL ties, literal re-checks) and the largest float32 error seen (relative to the score scale; ``g2s.algorithm2`` keeps its margin at
-ten times it).  Writes ``benchmarks/results/algorithm2.json``.
+screen, rescored in float64, WL ties, literal re-checks) and the largest float32 error seen
+(relative to the score scale; ``g2s.algorithm2`` keeps its margin at ten times it).  Writes
+``benchmarks/results/algorithm2.json``.
 
 Usage: ``python benchmarks/bench_algorithm2.py [--steps 4] [--warmup 40] [--threads 1]
 [--device cpu] [--quick]``.
