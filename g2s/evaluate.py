@@ -5,9 +5,10 @@ is truncated to ``T``) builds a solution from ``S = {}`` by repeatedly adding th
 (:mod:`g2s.rl.env`) of largest ``Q``; the solution with the largest ``f`` is returned.
 
 * :func:`algorithm2_literal` runs the ``T_max`` rollouts one after the other.
-* :func:`algorithm2_fast` returns the same solutions faster: :mod:`g2s.algorithm2` screens in
-  float32, shares the evolution of rollouts in one state, keeps candidates incrementally and
-  decides near-ties by 1-WL colours or by this module's own float64 computation
+* :func:`algorithm2_fast` returns the same solutions faster: :mod:`g2s.algorithm2` settles
+  decisions from a lean float64 evolution (optionally a float32 screen first), shares the
+  evolution of rollouts in one state, keeps candidates incrementally and decides near-ties by
+  1-WL colours or by this module's own float64 computation
   (``tests/g2s/test_evaluate.py``; ratios in ``benchmarks/results/algorithm2.json``).
 
 Exact agreement needs care with exact ties (symmetric vertices): float results depend on tensor
