@@ -259,7 +259,29 @@ def main(argv=None) -> None:
                     help="rerun only these tools' rows (quoted names: " +
                          ", ".join(map(repr, GRAPHS)) + "); the other tools' rows are kept "
                          "from the existing JSON")
+    ap.add_argument("--settings", nargs="+", metavar="N:T",
+                    help="rerun only these (n, t) points (e.g. 20:1000); the other points' rows "
+                         "are kept from the existing JSON")
+    ap.add_argument("--budget", nargs="+", metavar="TOOL=SECONDS", default=[],
+                    help="seconds of computing per (setting, tool), overriding the defaults " +
+                         ", ".join(f"{k!r}={v}" for k, v in BUDGET_S.items()))
     args = ap.parse_args(argv)
+    budget = dict(BUDGET_S)
+    for item in args.budget:
+        name, _, secs = item.rpartition("=")
+        if name not in BUDGET_S or not secs.replace(".", "", 1).isdigit():
+            ap.error(f"--budget: expected TOOL=SECONDS with TOOL one of {list(BUDGET_S)}, "
+                     f"got {item!r}")
+        budget[name] = float(secs)
+    settings = SETTINGS
+    if args.settings:
+        try:
+            settings = [tuple(int(v) for v in x.split(":")) for x in args.settings]
+        except ValueError:
+            ap.error("--settings: expected N:T pairs such as 20:1000")
+        unknown = [x for x in settings if x not in SETTINGS]
+        if unknown:
+            ap.error(f"--settings: {unknown} not among the benchmark's points {SETTINGS}")
     tools = {"DI (ours)": _edges_ours}
     try:
         import tigramite  # noqa: F401
@@ -291,10 +313,12 @@ def main(argv=None) -> None:
         OUT.parent.mkdir(parents=True, exist_ok=True)
         OUT.write_text(json.dumps(result, indent=1) + "\n")  # kept if the comparison dies
     kept = []
-    if args.tools:
-        tools = {k: v for k, v in tools.items() if k in args.tools}
-        kept = [r for r in old.get("comparison", []) if r["tool"] not in args.tools]
-    rows = compare(tools, SETTINGS, graphs, BUDGET_S) + kept
+    if args.tools or args.settings:
+        if args.tools:
+            tools = {k: v for k, v in tools.items() if k in args.tools}
+        kept = [r for r in old.get("comparison", [])
+                if r["tool"] not in tools or (r["n"], r["T"]) not in settings]
+    rows = compare(tools, settings, graphs, budget) + kept
     order = {t: i for i, t in enumerate(GRAPHS)}
     result["comparison"] = sorted(rows, key=lambda r: (r["n"], r["T"], order[r["tool"]]))
     result["load_average_at_end"] = os.getloadavg()
