@@ -54,6 +54,8 @@ TRAIN_TARGETS = {
     **{("g2s_rnn", "mvc", t): TRAIN_SEEDS for t in (ER15, BIPARTITE20, PLANTED15)},
     **{("g2s_rnn", p, ER15): TRAIN_SEEDS for p in ("maxcut", "mis")},
     **{(b, "mvc", t): TRAIN_SEEDS for b in BASELINES for t in (ER15, BIPARTITE20)},
+    # Figure 4's baselines (fig4-g2s-vs-baselines compares G2S-RNN with each of them)
+    **{(b, p, ER15): TRAIN_SEEDS for b in BASELINES for p in ("maxcut", "mis")},
     ("s2v", "mvc", PLANTED15): TRAIN_SEEDS,
 }
 #: G2S-RNN training seeds per (problem, training set), from :data:`TRAIN_TARGETS` (one source:
