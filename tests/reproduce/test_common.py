@@ -29,3 +29,21 @@ def test_run_writes_json_with_provenance(tmp_path):
     assert data["points"] == [1, 2] and data["verdicts"]["k"]["verdict"] == "confirmed"
     assert prov["profile"] == "smoke" and prov["seed"] == 0 and "git_commit" in prov
     assert prov["wall_time_s"] >= 0
+
+
+def test_validate_unit_rechecks_the_cached_solution():
+    """A cached grid unit is trusted only when its solution is feasible on the instance and its
+    objective recomputes; the instance graph kept between calls is the right one for each key."""
+    from g2s.certificates import instance_graph
+    from g2s.heuristics import greedy
+    from reproduce.grid import validate_unit
+    for index in (0, 1, 0):                      # a different instance, then the first again
+        key = {"problem": "mvc", "family": "er", "n": 25, "index": index}
+        cover = sorted(greedy("mvc", instance_graph("er", 25, index)))
+        assert validate_unit(key, {"objective": len(cover), "solution": cover}) is None
+        assert "infeasible" in validate_unit(key, {"objective": len(cover) - 1,
+                                                   "solution": cover[1:]})
+        assert "recomputed" in validate_unit(key, {"objective": len(cover) + 1,
+                                                   "solution": cover})
+    assert validate_unit({"family": "er"}, {"objective": 1, "solution": [0]}) == \
+        "malformed unit key"
