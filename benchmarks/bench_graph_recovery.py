@@ -183,7 +183,7 @@ def compare(tools, settings, graphs, budget) -> list[dict]:
                    "false_edges": fp, "missing_edges": fn_,
                    "seconds_per_graph": float(np.mean(secs)),
                    **({"from_theorem1_cache": reused} if reused else {}),
-                   **({"stopped": f"graph {m} ran past the {budget[tool]} s budget"}
+                   **({"stopped": f"graph {m + 1} ran past the {budget[tool]:g} s budget"}
                       if timed_out else {})}
             print(row, flush=True)
             rows.append(row)
