@@ -113,9 +113,10 @@ class Decider:
         return int(torch.argmax(exact.masked_fill(~cand, float("-inf"))))
 
     def _certain(self, score, scale, cand):
-        """The float64 rule on stacked columns: ``(count, first, top, big)`` per column, where
-        ``top`` is NaN when some candidate that could reach the largest certain rounded score
-        lies within the noise bound of a rounding boundary (then only the literal decides)."""
+        """The float64 rule on stacked columns: ``(close, top, big)``, the candidates that could
+        reach the largest certain rounded score ``top`` (per column) and the score scale;
+        ``top`` is NaN when one of them lies within the noise bound of a rounding boundary
+        (then only the literal decides)."""
         big = scale.masked_fill(~cand, 0).max(0).values
         # the literal's rounded score k = round(s / q) is certain where s / q is farther than
         # the noise bound from a rounding boundary; the literal's argmax is then the first
@@ -157,20 +158,24 @@ class Decider:
             calibrate = not double and (k % _CALIBRATE == 0 or seen < _WARM)
             self.counts["float32_decisions"] = seen + (not double)
             settled = count[j] == 1 or (double and count[j] >= 1)   # first of the largest k
-            if settled and np.isfinite(top[j]) and np.isfinite(big[j]) and not calibrate:
+            settled = settled and np.isfinite(top[j]) and np.isfinite(big[j])
+            if settled and not calibrate:
                 self.counts["decisions"] += 1
                 self.counts["screen_unique"] += 1
                 self.recent[r].append(False)
                 out[r] = int(first[j])
             elif not double and rescore is not None:
-                out[r] = self._cascade(r, sel, cand[:, j], flat[j][1], rescore(r))
+                out[r] = self._cascade(r, sel, cand[:, j], flat[j][1], rescore(r),
+                                       needed=not settled)
             else:
                 out[r] = self(r, sel[:, r], cand[:, j], flat[j][1][0], flat[j][1][1], r + 1,
                               double)
         return out
 
-    def _cascade(self, r, sel, cand, screened, exact):
-        """A float32 decision the screen did not settle, from the float64 scores ``exact``."""
+    def _cascade(self, r, sel, cand, screened, exact, needed=True):
+        """A float32 decision the screen did not settle (``needed``) or a calibration, from the
+        float64 scores ``exact``; only a needed one counts towards switching the rollout to
+        float64 screening."""
         self.counts["float64_rescores"] += 1
         (s32, _), (s64, b64) = screened, exact
         big = float(b64.masked_fill(~cand, 0).max())
@@ -180,12 +185,11 @@ class Decider:
             if np.isfinite(ratio):
                 self.ratios["float32"] = max(self.ratios["float32"], ratio)
         close, top, big64 = self._certain(s64.unsqueeze(1), b64.unsqueeze(1), cand.unsqueeze(1))
-        self.recent[r].append(True)
         if bool(torch.isfinite(top).all()) and bool(torch.isfinite(big64).all()):
             self.counts["decisions"] += 1
+            self.recent[r].append(needed)
             return int(close[:, 0].to(torch.uint8).argmax())
-        self.recent[r].pop()          # __call__ records it
-        return self(r, sel[:, r], cand, s64, b64, r + 1, True)
+        return self(r, sel[:, r], cand, s64, b64, r + 1, True)     # records ``recent``
 
     def __call__(self, r, c, cand, score, scale, T, double):
         counts = self.counts
