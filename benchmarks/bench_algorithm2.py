@@ -61,6 +61,13 @@ def _state(path, n, t_max):
     return [sel[:, r].clone() for r in range(t_max)], int(st["step"])
 
 
+def _timed_counts(stats: dict, before: dict) -> dict:
+    """The decision counters of the timed steps (``stats`` less the warm-up state's counts);
+    the largest errors seen are kept as they are."""
+    return {k: v if k.startswith("max_error") else v - before.get(k, 0)
+            for k, v in stats.items()}
+
+
 def per_step(model, family, n, args, tmp: Path) -> dict:
     G, batch = _graph(family, n, args.device)
     base = tmp / f"{family}{n}.state"
@@ -92,10 +99,7 @@ def per_step(model, family, n, args, tmp: Path) -> dict:
         f32_t.append(time.perf_counter() - t0)
         same = same and res32.solutions == lit
         before = torch.load(base, weights_only=True)["counts"]
-        counts = {k: st[k] - before.get(k, 0) for k in st if not k.startswith("max_error")}
-        counts.update({k: st[k] for k in st if k.startswith("max_error")})
-        counts32 = {k: st32[k] - before.get(k, 0) for k in st32 if not k.startswith("max_")}
-        counts32.update({k: st32[k] for k in st32 if k.startswith("max_error")})
+        counts, counts32 = _timed_counts(st, before), _timed_counts(st32, before)
     row = {"family": family, "n": n, "edges": G.number_of_edges(), "warmup_steps": step0,
            "greedy_steps_timed": args.steps, "literal_s": [round(t, 3) for t in lit_t],
            "fast_s": [round(t, 3) for t in fast_t],
