@@ -33,9 +33,10 @@ Four checks on the shipped MVC models (trained on ER-15; three seeds, plus the e
    reading: ``Q_1 = -(MVC) - 1`` and ``Q_2(v)`` the 0/1 indicator of an optimal cover.
 
 The paper's D.3 (5)-(6) models were trained on planted-cover graphs.  When the planted-cover-15
-checkpoints (``g2s_rnn_mvc_planted15_s0``, ``s2v_mvc_planted15_s0``) are shipped, checks 4 and 5
-use them and report the ER-15 models as context; otherwise check 4 uses the ER-15 models and
-check 5 is pending.  Each verdict's rule is in :func:`derive_verdicts`.
+checkpoints (``g2s_rnn_mvc_planted15_s*``, ``s2v_mvc_planted15_s*``) are shipped, checks 4 and 5
+use them, every shipped seed (each seed's cases kept apart for the interval), and report the
+ER-15 models (G2S-RNN and Structure2Vec, every seed) as context; otherwise check 4 uses the
+ER-15 models and check 5 is pending.  Each verdict's rule is in :func:`derive_verdicts`.
 
 The measures, units, summaries, rules and plot are the modules of :mod:`reproduce.d3`; this
 script runs them.

@@ -67,8 +67,9 @@ def plot(result: dict):
     ax[5].set(xlabel="layer t (pair t -> t+1)", ylabel="fraction of vertices changing side",
               ylim=(0, 1.05), title="(f) side flips of centred Q2")
     ex = result["latch_example"]
-    panels = [(ax[6], "planted_g2s" if "planted_g2s" in ex else "g2s_s0", "(g) Fig. 8(b): G2S-RNN"),
-              (ax[7], "planted_s2v" if "planted_s2v" in ex else "s2v",
+    panels = [(ax[6], "planted_g2s_s0" if "planted_g2s_s0" in ex else "g2s_s0",
+               "(g) Fig. 8(b): G2S-RNN"),
+              (ax[7], "planted_s2v_s0" if "planted_s2v_s0" in ex else "s2v_s0",
                "(h) Fig. 8(c): Structure2Vec")]
     for a, m, title in panels:
         if m in ex:

@@ -250,6 +250,35 @@ def depth_verdict(result: dict) -> dict:
         per_seed=", ".join(f"{f} " + "/".join(str(min(b)) for b in dep[f][n]["per_seed_best_T"])
                            for f in dep), profile=result["profile"])
 
+def _seed_rate(summary: dict, key: str, count: int, cases: int, conf: float) -> dict:
+    """The interval of a rate the latching summary ``summary`` pools over seeds: with each
+    seed's per-case outcomes (``per_seed``), :func:`reproduce.verdicts.interval_of_seed_rates`
+    (Wilson over pooled cases, widened by the two-level bootstrap of the seed mean); without
+    them, the Wilson interval of ``count`` of ``cases``."""
+    per = summary.get("per_seed")
+    if per:
+        return rule.interval_of_seed_rates([v[key] for _, v in sorted(per.items())],
+                                           confidence=conf)
+    return rule.interval_of_rate(count, cases, confidence=conf)
+
+
+def _seed_mean(summary: dict, key: str, pooled: list, conf: float) -> dict:
+    """The two-level bootstrap interval of a per-case mean over seeds (over graphs when the
+    summary keeps no seeds apart)."""
+    per = summary.get("per_seed")
+    if per:
+        return rule.interval_seed_mean([v[key] for _, v in sorted(per.items())],
+                                       confidence=conf)
+    return rule.interval_over_graphs(pooled, confidence=conf)
+
+
+def _per_seed(summary: dict, key: str) -> str | None:
+    """Each seed's rate, ``s0 0.13, s1 0.40, ...`` (evidence)."""
+    per = summary.get("per_seed")
+    return None if not per else ", ".join(
+        f"{m.rsplit('_', 1)[-1]} {np.mean(v[key]):.2f}" for m, v in sorted(per.items()))
+
+
 def latching_verdict(result: dict) -> dict:
     """Rule, on the size-15 planted-cover graphs at ``S = {}``, with the models trained on
     planted-cover-15 graphs (the paper's setup) where shipped, else the ER-15 ones (``basis``):
@@ -264,18 +293,22 @@ def latching_verdict(result: dict) -> dict:
     both fail (or G2S-RNN fails and no GCNN ran); qualified: one holds and one fails (or
     G2S-RNN holds and no GCNN ran); inconclusive: one undecided.  The other basis is reported
     as context.  (Revised for issue 13 after the point-estimate data had been seen: the same
-    thresholds, decided on intervals.)"""
+    thresholds, decided on intervals.)  With several training seeds per model (issue 13: seeds
+    1-2 of the planted-cover models, added before their data were computed), the latched
+    fraction's interval is :func:`reproduce.verdicts.interval_of_seed_rates` (the Wilson
+    interval widened by the two-level bootstrap of the seed mean) and the flip's the two-level
+    bootstrap of the seed mean; the thresholds and outcomes are unchanged."""
     lat = result["latching"]["planted"]
     planted = lat.get("planted_g2s") is not None
     gcnn_planted = planted and lat.get("planted_s2v") is not None
     g = lat["planted_g2s"] if planted else lat["g2s"]
     s = lat["planted_s2v"] if gcnn_planted else lat["s2v"]
     conf = rule.per_point_confidence(2)
-    g_iv = rule.interval_of_rate(g["latched_count"], g["cases"], confidence=conf)
+    g_iv = _seed_rate(g, "latched", g["latched_count"], g["cases"], conf)
     sides = [_side(g_iv, S.D3_LATCHED, strict=False)]
     s_iv = None
     if s is not None:
-        s_iv = rule.interval_over_graphs(s["flip_early_cases"], confidence=conf)
+        s_iv = _seed_mean(s, "flip_early", s["flip_early_cases"], conf)
         sides.append(_side(s_iv, S.D3_OSCILLATES, strict=False))
     elif sides[0] != "undecided":      # no GCNN: G2S-RNN alone cannot confirm
         sides.append("fails")
@@ -302,6 +335,10 @@ def latching_verdict(result: dict) -> dict:
         er_trained_g2s_latched=_r(lat["g2s"]["latched_fraction"], 2),
         er_trained_s2v_flip_early=None if lat["s2v"] is None else _r(lat["s2v"]["flip_early"]),
         er_g2s_latched=None if er is None else _r(er["latched_fraction"], 2),
+        g2s_seeds=len(g.get("per_seed") or {}) or 1,
+        s2v_seeds=None if s is None else len(s.get("per_seed") or {}) or 1,
+        g2s_latched_per_seed=_per_seed(g, "latched"),
+        s2v_flip_per_seed=None if s is None else _per_seed(s, "flip_early"),
         graphs=lat["cases"], cases=g["cases"], profile=result["profile"])
 
 def semantics_verdict(result: dict) -> dict:
@@ -315,14 +352,17 @@ def semantics_verdict(result: dict) -> dict:
     Confirmed: holds as written on >= 80% of graphs (lower end); refuted: holds up to the split
     on <= 20% (upper end); qualified: decidedly neither (as written below 80%, up to the split
     above 20%); inconclusive otherwise.  (Revised for issue 13 after the point-estimate data had
-    been seen: the same thresholds, decided on intervals.)
+    been seen: the same thresholds, decided on intervals.)  With several planted-cover seeds
+    (added for issue 13 before their data were computed) each fraction's interval is
+    :func:`reproduce.verdicts.interval_of_seed_rates` over the seeds' per-graph outcomes.
     Context: every layer, the total ``Q`` against the optimal ``Q*``, the ER-trained seeds.
 
     (Revised once, after the first measurement: it compared ``Q_2`` with one minimum cover's
     indicator, which no Q-function can match on graphs with several minimum covers, since
     ``Q*(S = {}, v)`` only says whether ``v`` is in *some* minimum cover.)"""
     lat = result["latching"]["planted"]
-    sem = (lat.get("planted_g2s") or {}).get("semantics")
+    model = lat.get("planted_g2s") or {}
+    sem = model.get("semantics")
     er = (lat.get("g2s") or {}).get("semantics")
     t = S.D3_T_ROLLOUT - 1
     base = dict(layer=S.D3_T_ROLLOUT, q1_tol=S.D3_Q1_TOL, q2_tol=S.D3_Q2_TOL,
@@ -334,8 +374,8 @@ def semantics_verdict(result: dict) -> dict:
         return verdict("pending", **base)
     literal, shifted = sem["holds"][t], sem["holds_shifted"][t]
     conf = rule.per_point_confidence(2)
-    lit_iv = rule.interval_of_rate(sem["holds_count"][t], sem["cases"], confidence=conf)
-    sh_iv = rule.interval_of_rate(sem["holds_shifted_count"][t], sem["cases"], confidence=conf)
+    lit_iv = _seed_rate(model, "holds", sem["holds_count"][t], sem["cases"], conf)
+    sh_iv = _seed_rate(model, "holds_shifted", sem["holds_shifted_count"][t], sem["cases"], conf)
     if lit_iv["low"] >= S.D3_MOSTLY:
         kind = "confirmed"
     elif sh_iv["high"] <= S.D3_RARELY:
@@ -353,6 +393,9 @@ def semantics_verdict(result: dict) -> dict:
         median_q2_err=_r(sem["median_q2_err"][t]),
         median_q_err=_r(sem["median_q_err"][t]), median_int_err=_r(sem["median_int_err"][t]),
         holds_shifted_layers=", ".join(f"{x:.1f}" for x in sem["holds_shifted"]),
+        seeds=len(model.get("per_seed") or {}) or 1,
+        holds_per_seed=_per_seed(model, "holds"),
+        holds_shifted_per_seed=_per_seed(model, "holds_shifted"),
         graphs=sem["cases"])
 
 def derive_verdicts(result: dict) -> dict:

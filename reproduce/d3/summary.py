@@ -70,13 +70,17 @@ def summarise(raw: dict, profile: str) -> dict:
             pairs = [(u["models"][m], u["n_min_covers"] == 1) for u in units for m in names
                      if m.startswith(kind) and u["models"][m] is not None]
             latch[f][kind] = latch_summary(*map(list, zip(*pairs))) if pairs else None
+            if pairs:   # each seed's own per-case outcomes: what the two-level interval draws
+                latch[f][kind]["per_seed"] = {
+                    m: seed_cases([u["models"][m] for u in units if u["models"][m] is not None])
+                    for m in names if m.startswith(kind)}
     ex = raw["latch"]["planted"][0]
     example = {"k": ex["k"], **{m: v["centred"] for m, v in ex["models"].items()
-                                if m in ("g2s_s0", "s2v", *S.D3_PLANTED) and v is not None}}
+                                if m in EXAMPLE_MODELS and v is not None}}
     return {"profile": profile, "layers": list(range(1, T_MAX + 1)), "ref_layer": REF_LAYER,
             "paper_depth_n": S.D3_DEPTH_N, "collapse": collapse, "pca": pca, "depth": depth,
             "latching": latch, "pca_example": raw["pca_example"], "latch_example": example,
-            "checkpoints": raw["checkpoints"], "s2v_error": raw.get("s2v_error"),
+            "checkpoints": raw["checkpoints"], "latch_missing": raw.get("latch_missing", {}),
             "s2v_trained_depth": S.D3_GCNN_DEPTH}
 
 def best_layers(curve) -> list[int]:
@@ -87,8 +91,22 @@ def best_layers(curve) -> list[int]:
 #: model-name prefixes pooled by the latching summary: ER-15 G2S-RNN seeds, ER-15
 #: Structure2Vec, and the planted-cover-15 models
 LATCH_KINDS = ("g2s", "s2v", *S.D3_PLANTED)
+#: the models whose per-layer Q2 on planted graph 0 Figure 8(b,c)'s panels show: seed 0 of each
+EXAMPLE_MODELS = tuple(f"{kind}_s0" for kind in LATCH_KINDS)
 
-def semantics_summary(sems: list[dict]) -> dict:
+
+def seed_cases(sets: list[dict]) -> dict:
+    """One seed's per-graph outcomes (0/1 or a fraction per case) that the latching and
+    Q-semantics rules resample: latched, early flips and, at the rollout depth ``T =
+    D3_T_ROLLOUT``, whether D.3 (5) holds as written and up to the split."""
+    out = {"latched": [int(x) for x in _latched(sets, _stable(sets))],
+           "flip_early": _flip_early(sets)}
+    if all("semantics" in d for d in sets):
+        sem = semantics_summary([d["semantics"] for d in sets], by_case=True)
+        out["holds"], out["holds_shifted"] = sem["holds_cases"], sem["holds_shifted_cases"]
+    return out
+
+def semantics_summary(sems: list[dict], by_case: bool = False) -> dict:
     """Per layer, over graphs: the fraction where D.3 (5) holds as written (``Q_1`` within
     ``Q1_TOL`` of ``-k - 1`` and ``Q_2`` within ``Q2_TOL`` of ``u``), where it holds after the
     integer shift ``s`` between the terms, where the total ``Q`` is within ``Q1_TOL`` of
@@ -98,6 +116,10 @@ def semantics_summary(sems: list[dict]) -> dict:
     a = {key: np.asarray([s[key] for s in sems]) for key in keys}
     holds = (a["q1_err"] <= S.D3_Q1_TOL) & (a["q2_err"] <= S.D3_Q2_TOL)
     shifted = (a["q1_err_shifted"] <= S.D3_Q1_TOL) & (a["q2_err_shifted"] <= S.D3_Q2_TOL)
+    if by_case:   # each case's 0/1 outcome at the rollout depth (what the rule resamples)
+        t = S.D3_T_ROLLOUT - 1
+        return {"holds_cases": holds[:, t].astype(int).tolist(),
+                "holds_shifted_cases": shifted[:, t].astype(int).tolist()}
     return {"holds": holds.mean(0).tolist(), "holds_shifted": shifted.mean(0).tolist(),
             "holds_count": holds.sum(0).astype(int).tolist(),
             "holds_shifted_count": shifted.sum(0).astype(int).tolist(),
@@ -115,9 +137,8 @@ def latch_summary(sets: list[dict], unique: list[bool] | None = None) -> dict:
     does; with several, even the optimal Q-function leaves the top-k set open): the latched
     fraction and the T = 5 cover fraction are also given over those.
     """
-    tail = slice(REF_LAYER - 1, T_MAX)
-    stable = [len({tuple(s) for s in d["top"][tail]}) == 1 for d in sets]
-    latched = [s and d["is_min_cover"][-1] for s, d in zip(stable, sets)]
+    stable = _stable(sets)
+    latched = _latched(sets, stable)
     only = [i for i, u in enumerate(unique or []) if u]
     return {"overlap": _mean([d["overlap"] for d in sets]),
             "is_min_cover": _mean([d["is_min_cover"] for d in sets]),
@@ -129,9 +150,25 @@ def latch_summary(sets: list[dict], unique: list[bool] | None = None) -> dict:
             if only else None,
             "cover_t5_unique": float(np.mean([sets[i]["is_min_cover"][S.D3_T_ROLLOUT - 1]
                                               for i in only])) if only else None,
-            "flip_early": float(np.mean([np.mean(d["flip"][:EARLY]) for d in sets])),
-            "flip_early_cases": [float(np.mean(d["flip"][:EARLY])) for d in sets],
+            "flip_early": float(np.mean(_flip_early(sets))),
+            "flip_early_cases": _flip_early(sets),
             "latched_count": int(sum(latched)),
             "cases": len(sets),
             "semantics": semantics_summary([d["semantics"] for d in sets])
             if all("semantics" in d for d in sets) else None}
+
+
+def _stable(sets: list[dict]) -> list[bool]:
+    """Per case: the top-k set is the same at every layer ``REF_LAYER..T_MAX``."""
+    tail = slice(REF_LAYER - 1, T_MAX)
+    return [len({tuple(s) for s in d["top"][tail]}) == 1 for d in sets]
+
+
+def _latched(sets: list[dict], stable: list[bool]) -> list[bool]:
+    """Per case: stable, and the set is a minimum cover."""
+    return [bool(s and d["is_min_cover"][-1]) for s, d in zip(stable, sets)]
+
+
+def _flip_early(sets: list[dict]) -> list[float]:
+    """Per case: the mean fraction of vertices changing side between layers 1 -> 2 .. 4 -> 5."""
+    return [float(np.mean(d["flip"][:EARLY])) for d in sets]

@@ -41,14 +41,14 @@ T_MAX, REF_LAYER = S.T_MAX, S.D3_REF_LAYER
 _MODELS: dict = {}
 
 def checkpoint(kind: str, seed: int = 0) -> Path:
-    """``shipped`` / ``early20k``: the ER-15 G2S-RNN seeds; ``s2v``: ER-15 Structure2Vec;
-    ``planted_g2s`` / ``planted_s2v``: the models trained on planted-cover-15 graphs."""
+    """``shipped`` / ``early20k``: the ER-15 G2S-RNN seeds; ``s2v``: the ER-15 Structure2Vec
+    seeds; ``planted_g2s`` / ``planted_s2v``: the models trained on planted-cover-15 graphs."""
     from g2s.checkpoints import CHECKPOINT_DIR, checkpoint_path
     if kind == "s2v":
-        return checkpoint_path("s2v", PROBLEM, S.ER15, S.BASELINE_SEED)
+        return checkpoint_path("s2v", PROBLEM, S.ER15, seed)
     if kind in S.D3_PLANTED:
         encoder, trained_on = S.D3_PLANTED[kind]
-        return checkpoint_path(encoder, PROBLEM, trained_on, 0)
+        return checkpoint_path(encoder, PROBLEM, trained_on, seed)
     folder = S.D3_VARIANTS[kind]
     return checkpoint_path("g2s_rnn", PROBLEM, S.ER15, seed,
                            None if folder is None else CHECKPOINT_DIR / folder)
@@ -249,16 +249,17 @@ def compute(run: Run) -> dict:
                         raw["depth"].setdefault(f, {}).setdefault(str(n), []).append(units)
     paths = {f"g2s_s{s}": checkpoint("shipped", s) for s in P["seeds"]}
     models = {k: load_model(p) for k, p in paths.items()}
-    try:
-        models["s2v"] = load_model(checkpoint("s2v"))
-        paths["s2v"] = checkpoint("s2v")
-        raw["checkpoints"]["s2v"] = models["s2v"][1]
-    except (OSError, RuntimeError, KeyError) as exc:  # being retrained: compare without it
-        raw["s2v_error"] = repr(exc)
-    for name in S.D3_PLANTED:
-        if checkpoint(name).exists():
-            models[name] = load_model(checkpoint(name))
-            paths[name] = checkpoint(name)
+    # the latching models, every seed: ER-15 Structure2Vec and the planted-cover-15 models
+    # (named kind_s<seed>; the latching summary pools them by kind and keeps each seed apart)
+    for kind in ("s2v", *S.D3_PLANTED):
+        for seed in P["seeds"]:
+            name, path = f"{kind}_s{seed}", checkpoint(kind, seed)
+            try:
+                models[name] = load_model(path)
+            except (OSError, RuntimeError, KeyError) as exc:  # not shipped / being retrained
+                raw.setdefault("latch_missing", {})[name] = repr(exc)
+                continue
+            paths[name] = path
             raw["checkpoints"][name] = models[name][1]
     shas = {k: v[1] for k, v in models.items()}
     paths = {k: str(p) for k, p in paths.items()}

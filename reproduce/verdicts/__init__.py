@@ -27,6 +27,10 @@ What is resampled
   Wilson score interval of a binomial rate (``scipy.stats.binomtest``), one Bernoulli outcome
   per independent case (a recovered graph, a latched rollout); used by Theorem 1 and Appendix
   D.3.  Not the bootstrap: at rates of 0 or 1 the percentile interval collapses to a point.
+  A rate over several training seeds -- :func:`interval_of_seed_rates`: the hull of that
+  Wilson interval (pooled cases) and the two-level bootstrap of the seed mean, so that neither
+  the spread between seeds nor the boundary is lost (added for Appendix D.3's latching and
+  Q-semantics claims when their seeds 1-2 were run, before those data were computed).
 
 Interval method: **percentile**, not BCa, because (1) BCa's acceleration is a jackknife over a
 single sample and has no standard analogue for the two-level (seeds, then graphs) resampling, and
@@ -74,6 +78,7 @@ from reproduce.verdicts.rule import (  # noqa: F401
     bound_verdict,
     comparison_verdict,
     interval_of_rate,
+    interval_of_seed_rates,
     interval_over_graphs,
     interval_seed_mean,
     paired_difference,
@@ -84,7 +89,7 @@ from reproduce.verdicts.rule import (  # noqa: F401
 __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
     "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
-    "rate_interval", "interval_of_rate",
+    "rate_interval", "interval_of_rate", "interval_of_seed_rates",
     "bound_verdict", "comparison_verdict", "point_samples", "point_intervals", "bound_claim",
     "seed_keys", "comparison_claim", "per_seed_summary",
 ]

@@ -12,7 +12,8 @@ from scipy import stats
 __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
     "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
-    "rate_interval", "interval_of_rate", "bound_verdict", "comparison_verdict",
+    "rate_interval", "interval_of_rate", "interval_of_seed_rates", "bound_verdict",
+    "comparison_verdict",
 ]
 
 FAMILY_CONFIDENCE = 0.95  # simultaneous confidence over the points a claim ranges over
@@ -94,6 +95,38 @@ def interval_of_rate(k: int, m: int, *, confidence: float = FAMILY_CONFIDENCE,
     rec = _record(k / m if m else 0.0, low, high, confidence, 0, 0, m, n_seeds,
                   "none (Wilson score interval of a binomial rate)")
     rec["method"] = "wilson"
+    return rec
+
+
+def interval_of_seed_rates(per_seed: Sequence[Sequence[float]], *,
+                           confidence: float = FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES,
+                           seed: int = SEED) -> dict:
+    """Interval of a rate measured on several training seeds (``per_seed[i]``: seed i's 0/1
+    outcome, or fraction, per case): the hull of the Wilson interval over the pooled cases
+    (:func:`interval_of_rate`) and the two-level bootstrap of the seed mean
+    (:func:`interval_seed_mean`).
+
+    Why the hull: each one alone is too narrow somewhere.  The pooled Wilson interval treats
+    every (graph, seed) case as independent and so ignores how much the seeds disagree; the
+    two-level bootstrap carries that spread, but collapses to a point when every case is 0 (or
+    every case 1), where Wilson keeps its coverage.  With one seed this is the Wilson interval
+    (seed variability unknown; ``n_seeds`` says so).  The estimate is the seed mean.
+    """
+    seeds = _as_seeds(per_seed)
+    pooled = np.concatenate(seeds)
+    if np.any((pooled < 0) | (pooled > 1)):
+        raise ValueError("a rate's outcomes lie in [0, 1]")
+    wilson = interval_of_rate(int(round(pooled.sum())), pooled.size, confidence=confidence,
+                              n_seeds=len(seeds))
+    if len(seeds) == 1:
+        return wilson
+    boot = interval_seed_mean(seeds, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    rec = _record(boot["estimate"], min(wilson["low"], boot["low"]),
+                  max(wilson["high"], boot["high"]), confidence, n_resamples, seed,
+                  boot["n_graphs"], len(seeds),
+                  "hull of the Wilson interval over pooled cases and the two-level bootstrap "
+                  "(seeds, then cases within each drawn seed)")
+    rec["method"] = "wilson+percentile"
     return rec
 
 

@@ -227,6 +227,31 @@ def test_latching_rule_uses_the_planted_trained_models_when_shipped():
     assert v["gcnn"] == "none" and v["s2v_flip_early"] is None and v["verdict"] == "qualified"
 
 
+def test_latching_and_semantics_rules_use_the_spread_between_seeds():
+    """With each seed's cases kept apart, seeds that disagree widen the interval: three seeds
+    at 100%, 100% and 0% latched (67% pooled over 90 cases, which pooled Wilson alone would
+    call below 80%) leave the latching claim undecided, while three seeds that all latch confirm
+    it; the same for D.3 (5) as written."""
+    def seeds(*rates, n=30):
+        return {f"planted_g2s_s{i}": {"latched": [1] * round(r * n) + [0] * (n - round(r * n)),
+                                      "flip_early": [0.1] * n,
+                                      "holds": [1] * round(r * n) + [0] * (n - round(r * n)),
+                                      "holds_shifted": [1] * n}
+                for i, r in enumerate(rates)}
+    r = _result(latched=0.1, s2v_flip=0.1, planted=(2 / 3, 0.6, (2 / 3, 1.0)), cases=90)
+    r["latching"]["planted"]["planted_g2s"]["per_seed"] = seeds(1.0, 1.0, 0.0)
+    v = _v(r, "d3-latching")
+    assert v["verdict"] == "inconclusive" and v["g2s_seeds"] == 3
+    assert v["g2s_latched_per_seed"] == "s0 1.00, s1 1.00, s2 0.00"
+    assert _v(r, "d3-q-semantics")["verdict"] == "inconclusive"
+    del r["latching"]["planted"]["planted_g2s"]["per_seed"]       # pooled Wilson alone
+    assert _v(r, "d3-latching")["verdict"] == "qualified"
+    r = _result(latched=0.1, s2v_flip=0.1, planted=(1.0, 0.6, (1.0, 1.0)), cases=90)
+    r["latching"]["planted"]["planted_g2s"]["per_seed"] = seeds(1.0, 1.0, 1.0)
+    assert _v(r, "d3-latching")["verdict"] == "confirmed"
+    assert _v(r, "d3-q-semantics")["verdict"] == "confirmed"
+
+
 def test_latch_summary_over_unique_cover_graphs():
     def case(top_tail, cover):
         return {"top": [[0, 1]] * 9 + top_tail, "is_min_cover": [cover] * L,

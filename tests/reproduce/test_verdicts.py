@@ -216,3 +216,22 @@ def test_median_interval_and_wilson_rate_records():
     rate = interval_of_rate(50, 50)
     assert rate["estimate"] == 1.0 and rate["high"] == 1.0 and 0.92 < rate["low"] < 0.93
     assert interval_of_rate(0, 30)["low"] == 0.0
+
+
+def test_rate_over_seeds_keeps_both_the_boundary_and_the_seed_spread():
+    """The rate over several seeds is never narrower than either the pooled Wilson interval
+    (all cases 1: the bootstrap alone would give [1, 1]) or the two-level bootstrap (seeds that
+    disagree: pooled Wilson alone would treat 90 cases as independent)."""
+    from reproduce.verdicts import interval_of_rate, interval_of_seed_rates, interval_seed_mean
+    all_one = interval_of_seed_rates([[1] * 30] * 3)
+    assert all_one["high"] == 1.0 and all_one["low"] == interval_of_rate(90, 90)["low"] < 0.97
+    split = [[1] * 30, [0] * 30, [1] * 15 + [0] * 15]
+    got = interval_of_seed_rates(split)
+    wilson, boot = interval_of_rate(45, 90), interval_seed_mean(split)
+    assert got["estimate"] == pytest.approx(0.5) and got["n_seeds"] == 3
+    assert got["low"] == min(wilson["low"], boot["low"]) < 0.1      # the seeds' spread
+    assert got["high"] == max(wilson["high"], boot["high"]) > 0.9
+    assert wilson["high"] < 0.65                                    # what pooling alone says
+    assert interval_of_seed_rates([[1, 0, 1]]) == interval_of_rate(2, 3)  # one seed: Wilson
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        interval_of_seed_rates([[2, 0], [1, 1]])
