@@ -38,7 +38,8 @@ Verdicts: ``confirmed``, ``qualified``, ``refuted``, ``inconclusive`` (the decis
 ``reproduce/verdicts.py`` could not separate the interval from the bound), ``not-reproduced``,
 ``pending``, and ``recorded`` (our reading of an ambiguity of the paper, not a tested claim).
 ``--check`` also fails when evidence cannot be rendered (a missing field, a stray brace) or a
-count disagrees with its noun ("1 seeds", "3 seed").
+count disagrees with its noun ("1 seeds", "3 seed"), and when a figure JSON was written from a
+tree with uncommitted changes (a ``+dirty`` commit in its provenance).
 """
 
 from __future__ import annotations
@@ -134,6 +135,12 @@ def derive_json(check: str, cache: dict) -> dict:
             cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name)
     if cache[name] is None:
         return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}
+    dirty = cache.setdefault((name, "dirty"), dirty_provenance(
+        json.loads((FIGURES / f"{name}.json").read_text()).get("provenance", {})))
+    if dirty:
+        return {"verdict": "drift", "why": f"{name}.json was written from a tree with "
+                                           f"uncommitted changes ({dirty}); regenerate it "
+                                           "from a clean checkout"}
     bad = cache.get((name, "rederive"))
     if bad:
         more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
@@ -146,6 +153,20 @@ def derive_json(check: str, cache: dict) -> dict:
         return {**got, "verdict": "drift",
                 "why": f"{name}.json's stored verdict differs from the re-derived one"}
     return got
+
+
+def dirty_provenance(provenance) -> str | None:
+    """The first ``git_commit`` in a JSON's provenance (the run's, or a verdict refresh's) that
+    names a tree with uncommitted changes (``...+dirty``): such numbers cannot be traced to a
+    commit."""
+    if isinstance(provenance, dict):
+        for key, value in provenance.items():
+            if key == "git_commit" and isinstance(value, str) and value.endswith("+dirty"):
+                return value
+            found = dirty_provenance(value)
+            if found:
+                return found
+    return None
 
 
 def refresh_verdicts(name: str) -> Path:

@@ -79,6 +79,16 @@ def test_json_check_rederives_and_detects_edits(tmp_path, monkeypatch):
     (figs / "fake.json").write_text(json.dumps(payload))
     assert C.derive_json("json:fake#k", {})["verdict"] == "drift"
     assert C.derive_json("json:missing#k", {})["verdict"] == "drift"
+    # numbers from a tree with uncommitted changes cannot be traced: drift, even when they
+    # re-derive (the run's provenance, or a verdict refresh's)
+    payload["ratios"][1] = 1.05
+    for provenance in ({"git_commit": "abc+dirty"},
+                       {"git_commit": "abc", "verdicts_refreshed": {"git_commit": "def+dirty"}}):
+        (figs / "fake.json").write_text(json.dumps({**payload, "provenance": provenance}))
+        got = C.derive_json("json:fake#k", {})
+        assert got["verdict"] == "drift" and "uncommitted" in got["why"]
+    (figs / "fake.json").write_text(json.dumps({**payload, "provenance": {"git_commit": "abc"}}))
+    assert C.derive_json("json:fake#k", {})["verdict"] == "confirmed"
 
 
 def test_pytest_check_outcomes(tmp_path, monkeypatch):
