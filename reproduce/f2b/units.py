@@ -11,12 +11,15 @@ from reproduce import settings as S
 from reproduce.common import Run
 from reproduce.f2b.config import (
     FAMILIES,
+    HEURISTICS,
     METHODS,
     MODELS,
     PAPER,
     PROFILES,
     REFERENCE_LIMIT,
+    SEEDS,
     TAG,
+    label,
 )
 
 __all__ = ["compute", "unit"]
@@ -40,14 +43,20 @@ def compute(args, run: Run) -> dict:
     from reproduce.engine import Job, run_jobs
     from reproduce.grid import sha, unit_memory
     sizes, count = PROFILES[args.profile]
+    seeds = tuple(args.seeds) if args.seeds else SEEDS[args.profile]
     todo = set(args.methods) if args.methods is not None else set(METHODS) | {"reference"}
     limit = args.reference_time_limit or REFERENCE_LIMIT[args.profile]
     rows, jobs, keys, known = [], [], {}, {}
-    paths = {f: {m: checkpoint_path(m, "mvc", trained_on, 0) for m in MODELS}
+    # result name -> the model it runs: seed 0 first (the table's pairing), then seeds 1, 2, ..
+    runs = {label(m, seed): (m, seed) for seed in sorted(seeds) for m in MODELS}
+    base = {lab: m for lab, (m, _) in runs.items()}
+    methods = [*(m for m in base if base[m] == m), *HEURISTICS, *(m for m in base if base[m] != m)]
+    paths = {f: {lab: checkpoint_path(m, "mvc", trained_on, seed)
+                 for lab, (m, seed) in runs.items()}
              for f, trained_on in FAMILIES.items()}
     hashes = {f: {m: sha(p) for m, p in ps.items() if p.exists()} for f, ps in paths.items()}
     if args.import_units is not None:
-        known.update(_import(run, args.import_units, sizes, count, hashes))
+        known.update(_import(run, args.import_units, sizes, count, hashes, base))
     for family in FAMILIES:
         for n in sizes:
             for index in range(count):
@@ -58,30 +67,32 @@ def compute(args, run: Run) -> dict:
                 if family == "sparse_bipartite":
                     side = sum(1 for _, b in G.nodes(data="bipartite") if b == 0)
                     row["trivial_cover"] = min(side, n - side)
-                for m in METHODS + ("reference",):
-                    key = {"tag": TAG, "family": family, "n": n, "index": index, "method": m}
-                    if m in MODELS:
+                for m in methods + ["reference"]:
+                    method = base.get(m, m)
+                    key = {"tag": TAG, "family": family, "n": n, "index": index,
+                           "method": method}
+                    if m in base:
                         if m not in hashes[family]:
                             continue
                         key["checkpoint"] = hashes[family][m]
                     if m == "reference":
                         key["time_limit"] = limit
                     keys[(family, n, index, m)] = key
-                    wanted = m in todo and (args.max_n is None or n <= args.max_n
-                                            or m not in MODELS)
+                    wanted = method in todo and (args.max_n is None or n <= args.max_n
+                                                 or m not in base)
                     if wanted and not run.cache.contains(key) and _k(key) not in known:
-                        resume = run.cache.resume_path(key, ".state") if m in MODELS else None
-                        jobs.append(Job(key, unit, (m, family, n, index,
-                                                    str(paths[family][m]) if m in MODELS else None,
+                        resume = run.cache.resume_path(key, ".state") if m in base else None
+                        jobs.append(Job(key, unit, (method, family, n, index,
+                                                    str(paths[family][m]) if m in base else None,
                                                     args.device, resume and str(resume),
                                                     limit),
                                         memory=unit_memory(n, G.number_of_edges(),
-                                                           m in MODELS)))
+                                                           m in base)))
                 rows.append(row)
     known.update({_k(job.key): v for job, v in zip(jobs, run_jobs(run, jobs))})
     for row in rows:
         G = None
-        for m in METHODS + ("reference",):
+        for m in methods + ["reference"]:
             key = keys.get((row["family"], row["n"], row["index"], m))
             if key is None:
                 continue
@@ -97,21 +108,23 @@ def compute(args, run: Run) -> dict:
                 row["results"][m] = {**entry, **{k: value.get(k) for k in ("best_T", "seconds",
                                                                           "device")}}
     return {"sizes": list(sizes), "graphs_per_size": count, "families": list(FAMILIES),
-            "methods": list(METHODS), "paper": {f"{f}/{n}": v for (f, n), v in PAPER.items()},
+            "methods": methods, "seeds": sorted(seeds),
+            "paper": {f"{f}/{n}": v for (f, n), v in PAPER.items()},
             "reference_time_limit": limit, "instances": rows}
 
 
-def _import(run, path, sizes, count, hashes: dict) -> dict:
+def _import(run, path, sizes, count, hashes: dict, base: dict) -> dict:
     """The model units of ``path`` (``--import-units``) that match this run, through
     :func:`reproduce.unit_import.import_units`: graph fingerprint, feasibility and objective
-    re-checked, then cached; returns them by :func:`_k` of their key."""
+    re-checked, then cached; returns them by :func:`_k` of their key.  ``base``: result name
+    (a model's seed) -> the model."""
     from reproduce.unit_import import import_units
     units = [(f, n, i, m) for f in FAMILIES for n in sizes for i in range(count)
-             for m in MODELS if m in hashes[f]]
+             for m in base if m in hashes[f]]
 
     def key(u):
         f, n, i, m = u
-        return {"tag": TAG, "family": f, "n": n, "index": i, "method": m,
+        return {"tag": TAG, "family": f, "n": n, "index": i, "method": base[m],
                 "checkpoint": hashes[f][m]}
 
     kept: dict = {}
