@@ -75,11 +75,15 @@ def plot(result: dict):
     cells = result["cells"]
     keys = list(cells)
     cols = list(result.get("methods", METHODS)) + ["reference", "trivial_cover"]
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.75 * len(cols) + 1.5), 3.2))
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.95 * len(cols) + 2.0), 2.4))
     ax.axis("off")
     text = [[k] + ["-" if cells[k].get(c) is None else f"{cells[k][c]:.0f}" for c in cols]
             for k in keys]
-    ax.table(cellText=text, colLabels=["family/n"] + cols, loc="center", fontsize=7)
+    table = ax.table(cellText=text, colLabels=["family/n"] + cols, loc="center",
+                     colWidths=[0.16] + [0.84 / len(cols)] * len(cols))
+    table.auto_set_font_size(False)     # matplotlib's automatic size shrinks a wide table
+    table.set_fontsize(8)
+    table.scale(1.0, 1.4)
     ax.set_title("Figure 2(b): MVC cover sizes on sparse graphs ('-': pending; _sK: training "
                  "seed K)", fontsize=9)
     return fig
