@@ -95,7 +95,8 @@ def derive_verdicts(result: dict) -> dict:
                    "trivial_cover": cells[k]["trivial_cover"],
                    "reference": cells[k]["reference"]}
                for k in paper_cells if "trivial_cover" in cells[k]}
-    missing = [k for k in paper_cells if cells[k]["g2s_rnn"] is None or cells[k]["s2v"] is None]
+    missing = [k for k in paper_cells
+               if cells[k].get("g2s_rnn") is None or cells[k].get("s2v") is None]
     if not paper_cells or missing:
         kind = "pending"
     else:
@@ -121,9 +122,9 @@ def derive_verdicts(result: dict) -> dict:
         g2s_seeds=seeds_run("g2s_rnn", paper_cells), s2v_seeds=seeds_run("s2v", paper_cells),
         paper_vs_reference=fmt(paper_vs_ref), trivial=fmt(trivial))
 
-    s2v_missing = [k for k in paper_cells if cells[k]["s2v"] is None]
+    s2v_missing = [k for k in paper_cells if cells[k].get("s2v") is None]
     rel = {k: {lab: round(cells[k][lab] / paper(k)["s2v"] - 1, 3) for lab in seeds_in(k, "s2v")}
-           for k in paper_cells if cells[k]["s2v"] is not None}
+           for k in paper_cells if cells[k].get("s2v") is not None}
     kind = "pending" if not paper_cells or s2v_missing else (
         "confirmed" if all(abs(v) <= PAPER_TOLERANCE for d in rel.values() for v in d.values())
         else "not-reproduced")
@@ -135,7 +136,7 @@ def derive_verdicts(result: dict) -> dict:
     big = [k for k in paper_cells if k.endswith("/25000")]
     ratios = {k: {lab: round(cells[k][lab] / cells[k]["reference"], 3)
                   for lab in seeds_in(k, "g2s_rnn")}
-              for k in big if cells[k]["g2s_rnn"] is not None and cells[k]["reference"]}
+              for k in big if cells[k].get("g2s_rnn") is not None and cells[k]["reference"]}
     if len(big) < 2 or len(ratios) < len(big):
         kind = "pending"
     elif all(v <= S.WITHIN_10PCT for d in ratios.values() for v in d.values()):
