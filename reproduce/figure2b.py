@@ -65,6 +65,9 @@ def options(p) -> None:
                    help="training seeds of each model to run (default: 0 at smoke, the shipped "
                         "seeds 0 1 2 at ci and paper); seed 0 is the table's pairing, seed k "
                         "is reported as g2s_rnn_sK / s2v_sK")
+    p.add_argument("--families", nargs="+", choices=tuple(FAMILIES), default=None,
+                   help="compute model units only on these families (default: both; the "
+                        "other's come from the cache or --import-units, else stay pending)")
     p.add_argument("--max-n", type=argtypes.positive_int, default=None,
                    help="compute model units only up to this size (larger cells come from the "
                         "cache or --import-units, else stay pending)")

@@ -45,6 +45,7 @@ def compute(args, run: Run) -> dict:
     sizes, count = PROFILES[args.profile]
     seeds = tuple(args.seeds) if args.seeds else SEEDS[args.profile]
     todo = set(args.methods) if args.methods is not None else set(METHODS) | {"reference"}
+    families = set(args.families or FAMILIES)      # model units computed now
     limit = args.reference_time_limit or REFERENCE_LIMIT[args.profile]
     rows, jobs, keys, known = [], [], {}, {}
     # result name -> the model it runs: seed 0 first (the table's pairing), then seeds 1, 2, ..
@@ -78,8 +79,8 @@ def compute(args, run: Run) -> dict:
                     if m == "reference":
                         key["time_limit"] = limit
                     keys[(family, n, index, m)] = key
-                    wanted = method in todo and (args.max_n is None or n <= args.max_n
-                                                 or m not in base)
+                    wanted = method in todo and (m not in base or (
+                        family in families and (args.max_n is None or n <= args.max_n)))
                     if wanted and not run.cache.contains(key) and _k(key) not in known:
                         resume = run.cache.resume_path(key, ".state") if m in base else None
                         jobs.append(Job(key, unit, (method, family, n, index,
