@@ -11,6 +11,9 @@ smaller side).  Every unit is cached; G2S-RNN keeps its rollout state in the cac
 vertices is hours on a CPU: ``--methods`` chooses what to compute now, and ``--import-units``
 takes units computed elsewhere (``benchmarks/device_check.py`` on a GPU), each re-checked here
 (graph fingerprint, feasibility, objective).  Cells not computed are reported as pending.
+Every shipped training seed of each model runs (``--seeds``; seed 0 is the table's own
+pairing, seed ``k`` is reported as ``g2s_rnn_sk`` / ``s2v_sk``): with one graph per cell the
+seeds are the only replication, and every computed seed enters the rules.
 
 Usage: ``python reproduce/figure2b.py [--profile smoke|ci|paper] [--methods ...]
 [--import-units FILE] [--reference-time-limit S]``.
