@@ -96,6 +96,13 @@ def test_every_training_seed_enters_the_rules():
     assert F.derive_verdicts(mixed)["fig2-table"]["verdict"] == "inconclusive"
     assert F.derive_verdicts(mixed)["fig2-table-structure2vec"]["verdict"] == "not-reproduced"
     assert F.label("s2v", 0) == "s2v" and F.label("s2v", 2) == "s2v_s2"
+    # a run of other seeds only (--seeds 1 2): seed 0, the table's pairing, is missing
+    only = _result(g2s={c: None for c in CELLS}, s2v={c: None for c in CELLS},
+                   seeds={c: {"g2s_rnn_s1": [6000], "s2v_s1": [6500]} for c in CELLS})
+    only["methods"] = [m for m in only["methods"] if m not in F.MODELS]
+    for c in only["cells"].values():
+        del c["g2s_rnn"], c["s2v"]
+    assert {v["verdict"] for v in F.derive_verdicts(only).values()} == {"pending"}
 
 
 def test_imported_units_are_checked_before_use(tmp_path):
@@ -129,20 +136,23 @@ def test_imported_units_are_checked_before_use(tmp_path):
     assert cells["sparse_bipartite/150"]["s2v"] is None  # refused, so still pending
 
 
-def test_the_committed_counterexample_the_sparse_bipartite_cells():
-    """The counterexample that refutes fig2-table and intro-25k, kept as a regression test: in
-    the committed Figure 2(b) JSON, G2S-RNN's cover on the sparse bipartite graph of 25,000
-    vertices is more than 1.10 times the König optimum, and on the smallest failing cell
-    (10,000 vertices) it is not 100 nodes below Structure2Vec.  Re-deriving the verdicts from
-    that JSON gives refuted for both claims."""
+def test_the_committed_sparse_bipartite_cells_split_by_seed():
+    """The committed Figure 2(b) JSON, kept as a regression test.  Seed 0 of the bipartite-20
+    G2S-RNN on the sparse bipartite graph of 25,000 vertices is the counterexample that once
+    refuted fig2-table and intro-25k: its cover is more than 1.10 times the König optimum and
+    not 100 nodes below Structure2Vec's.  Seed 2 on the same graph is within 1.10 and more than
+    100 nodes below Structure2Vec's seed 0, so with every computed seed both claims are
+    inconclusive, not refuted."""
     import json
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
     result = json.loads((root / "paper_figures" / "figure2b.json").read_text())
     rows = {(r["family"], r["n"], r["index"]): r for r in result["instances"]}
     big = rows[("sparse_bipartite", 25_000, 0)]
-    assert big["results"]["g2s_rnn"]["objective"] > 1.10 * big["reference"]["objective"]
-    small = rows[("sparse_bipartite", 10_000, 0)]
-    assert small["results"]["g2s_rnn"]["objective"] > small["results"]["s2v"]["objective"] - 100
+    opt, got = big["reference"]["objective"], big["results"]
+    assert got["g2s_rnn"]["objective"] > 1.10 * opt
+    assert got["g2s_rnn"]["objective"] > got["s2v"]["objective"] - 100
+    assert got["g2s_rnn_s2"]["objective"] <= 1.10 * opt
+    assert got["g2s_rnn_s2"]["objective"] <= got["s2v"]["objective"] - 100
     v = F.derive_verdicts(result)
-    assert v["intro-25k"]["verdict"] == v["fig2-table"]["verdict"] == "refuted"
+    assert v["intro-25k"]["verdict"] == v["fig2-table"]["verdict"] == "inconclusive"
