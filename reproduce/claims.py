@@ -128,6 +128,7 @@ def derive_json(check: str, cache: dict) -> dict:
             stored = payload.pop("verdicts", {})
             derived = _load_script(Path(name).name).derive_verdicts(payload)
             cache[name] = (stored, derived)
+            cache[(name, "dirty")] = dirty_provenance(payload.get("provenance", {}))
             # every summarised number must follow from the raw per-instance records (and
             # those from the cached solutions where present): an edit that flips no verdict
             # is drift too
@@ -135,8 +136,7 @@ def derive_json(check: str, cache: dict) -> dict:
             cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name)
     if cache[name] is None:
         return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}
-    dirty = cache.setdefault((name, "dirty"), dirty_provenance(
-        json.loads((FIGURES / f"{name}.json").read_text()).get("provenance", {})))
+    dirty = cache[(name, "dirty")]
     if dirty:
         return {"verdict": "drift", "why": f"{name}.json was written from a tree with "
                                            f"uncommitted changes ({dirty}); regenerate it "

@@ -43,6 +43,7 @@ from reproduce.f2b.config import (
     TAG,
     label,
     seed_labels,
+    seed_of,
 )
 from reproduce.f2b.rules import derive_verdicts, summarise
 from reproduce.f2b.units import compute
@@ -50,7 +51,7 @@ from reproduce.f2b.units import compute
 # the script is the public entry point: everything below reproduce/f2b/ stays importable from here
 __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "PAPER",
            "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "TAG", "SEEDS", "label",
-           "seed_labels", "options", "compute",
+           "seed_of", "seed_labels", "options", "compute",
            "summarise", "derive_verdicts", "plot", "produce", "main"]
 
 

@@ -272,6 +272,11 @@ def _seed_mean(summary: dict, key: str, pooled: list, conf: float) -> dict:
     return rule.interval_over_graphs(pooled, confidence=conf)
 
 
+def _n_seeds(summary: dict) -> int:
+    """The training seeds a latching summary pools (1 when it keeps none apart)."""
+    return len(summary.get("per_seed") or {}) or 1
+
+
 def _per_seed(summary: dict, key: str) -> str | None:
     """Each seed's rate, ``s0 0.13, s1 0.40, ...`` (evidence)."""
     per = summary.get("per_seed")
@@ -335,8 +340,8 @@ def latching_verdict(result: dict) -> dict:
         er_trained_g2s_latched=_r(lat["g2s"]["latched_fraction"], 2),
         er_trained_s2v_flip_early=None if lat["s2v"] is None else _r(lat["s2v"]["flip_early"]),
         er_g2s_latched=None if er is None else _r(er["latched_fraction"], 2),
-        g2s_seeds=len(g.get("per_seed") or {}) or 1,
-        s2v_seeds=None if s is None else len(s.get("per_seed") or {}) or 1,
+        g2s_seeds=_n_seeds(g),
+        s2v_seeds=None if s is None else _n_seeds(s),
         g2s_latched_per_seed=_per_seed(g, "latched"),
         s2v_flip_per_seed=None if s is None else _per_seed(s, "flip_early"),
         graphs=lat["cases"], cases=g["cases"], profile=result["profile"])
@@ -393,7 +398,7 @@ def semantics_verdict(result: dict) -> dict:
         median_q2_err=_r(sem["median_q2_err"][t]),
         median_q_err=_r(sem["median_q_err"][t]), median_int_err=_r(sem["median_int_err"][t]),
         holds_shifted_layers=", ".join(f"{x:.1f}" for x in sem["holds_shifted"]),
-        seeds=len(model.get("per_seed") or {}) or 1,
+        seeds=_n_seeds(model),
         holds_per_seed=_per_seed(model, "holds"),
         holds_shifted_per_seed=_per_seed(model, "holds_shifted"),
         graphs=sem["cases"])

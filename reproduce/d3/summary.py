@@ -139,6 +139,7 @@ def latch_summary(sets: list[dict], unique: list[bool] | None = None) -> dict:
     """
     stable = _stable(sets)
     latched = _latched(sets, stable)
+    flips = _flip_early(sets)
     only = [i for i, u in enumerate(unique or []) if u]
     return {"overlap": _mean([d["overlap"] for d in sets]),
             "is_min_cover": _mean([d["is_min_cover"] for d in sets]),
@@ -150,8 +151,8 @@ def latch_summary(sets: list[dict], unique: list[bool] | None = None) -> dict:
             if only else None,
             "cover_t5_unique": float(np.mean([sets[i]["is_min_cover"][S.D3_T_ROLLOUT - 1]
                                               for i in only])) if only else None,
-            "flip_early": float(np.mean(_flip_early(sets))),
-            "flip_early_cases": _flip_early(sets),
+            "flip_early": float(np.mean(flips)),
+            "flip_early_cases": flips,
             "latched_count": int(sum(latched)),
             "cases": len(sets),
             "semantics": semantics_summary([d["semantics"] for d in sets])

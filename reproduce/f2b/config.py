@@ -7,7 +7,7 @@ from reproduce import settings as S
 
 __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "PAPER",
            "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "TAG", "SEEDS", "label",
-           "seed_labels"]
+           "seed_of", "seed_labels"]
 
 NAME = "figure2b"
 #: profile -> (sizes, graphs per size).  Figure 2(b): "10,000 and 25,000 vertices"; one graph
@@ -27,6 +27,13 @@ SEEDS = {"smoke": (0,), "ci": S.TRAIN_SEEDS, "paper": S.TRAIN_SEEDS}
 def label(model: str, seed: int) -> str:
     """The result name of ``model``'s training seed ``seed``: the bare name for seed 0."""
     return model if seed == 0 else f"{model}_s{seed}"
+
+
+def seed_of(name: str) -> int:
+    """The training seed a result name stands for (the inverse of :func:`label`:
+    ``g2s_rnn`` 0, ``g2s_rnn_s2`` 2)."""
+    head, _, tail = name.rpartition("_s")
+    return int(tail) if head and tail.isdigit() else 0
 
 
 def seed_labels(methods, model: str) -> list[str]:

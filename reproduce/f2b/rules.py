@@ -14,6 +14,7 @@ from reproduce.f2b.config import (
     PAPER,
     PAPER_TOLERANCE,
     seed_labels,
+    seed_of,
 )
 
 __all__ = ["summarise", "derive_verdicts"]
@@ -130,7 +131,7 @@ def derive_verdicts(result: dict) -> dict:
         else "not-reproduced")
     out["fig2-table-structure2vec"] = verdict(
         kind, relative_difference="; ".join(f"{k} " + ", ".join(
-            f"s{_seed(lab)} {v:+.3f}" for lab, v in d.items()) for k, d in sorted(rel.items())),
+            f"s{seed_of(lab)} {v:+.3f}" for lab, v in d.items()) for k, d in sorted(rel.items())),
         missing=", ".join(s2v_missing) or "none", tolerance=PAPER_TOLERANCE)
 
     big = [k for k in paper_cells if k.endswith("/25000")]
@@ -146,14 +147,9 @@ def derive_verdicts(result: dict) -> dict:
     else:
         kind = "inconclusive"
     out["intro-25k"] = verdict(kind, ratios="; ".join(
-        f"{k} " + ", ".join(f"s{_seed(lab)} {v:.3f}" for lab, v in d.items())
+        f"{k} " + ", ".join(f"s{seed_of(lab)} {v:.3f}" for lab, v in d.items())
         for k, d in sorted(ratios.items())) or "none",
         seeds=seeds_run("g2s_rnn", big),
         paper_vs_reference=fmt({k: v for k, v in paper_vs_ref.items() if k in big}))
     return out
 
-
-def _seed(name: str) -> int:
-    """The training seed a result name stands for (``g2s_rnn`` 0, ``g2s_rnn_s2`` 2)."""
-    head, _, tail = name.rpartition("_s")
-    return int(tail) if head and tail.isdigit() else 0
