@@ -17,8 +17,9 @@ the same thread count for both paths.  Three kinds of measurement:
   ``O(|E| T_max + |V|)`` per pass, i.e. exponent 1 once |E| dominates.
 
 Also recorded: the decision counters of the float64 and the float32-screened runs (settled by the
-screen, rescored in float64, WL ties, literal re-checks) and the largest float32 error seen
-(relative to the score scale; ``g2s.algorithm2`` keeps its margin at ten times it).  Writes
+screen, rescored by the literal's float64 arithmetic, rollouts switched between precisions) and
+the largest float32 error seen (relative to the score scale; ``g2s.algorithm2`` keeps its margin
+at ten times it).  Writes
 ``benchmarks/results/algorithm2.json``.
 
 Usage: ``python benchmarks/bench_algorithm2.py [--steps 4] [--warmup 40] [--threads 1]
@@ -148,21 +149,21 @@ def whole_episode(model, family, n, args) -> dict:
 
 
 def growth(model, args) -> dict:
-    """Time of one Graph2Seq + Seq2Vec pass at ``T = 15`` (float64, the state of a random
-    30% selection), median of 3, against |V| (sparse ER, |E| ~ 3.75 |V|) and against |E|
+    """Time of one Graph2Seq + Seq2Vec pass at ``T = 15`` as Algorithm 2's float64 path runs it
+    (:class:`g2s.algorithm2_decide.ExactScores`: the literal's operations), median of 3, on the
+    state of a random 30% selection, against |V| (sparse ER, |E| ~ 3.75 |V|) and against |E|
     (ER with n = 1,600 and growing p): Section 5's ``O(|E| T_max + |V|)`` per pass."""
-    from g2s.algorithm2 import _evaluate, _Weights
-
-    W = _Weights.of(model, torch.float64, args.device)
+    from g2s.algorithm2_decide import ExactScores
 
     def pass_time(G):
         b = batch_graphs([G], device=args.device, dtype=torch.float64)
+        exact = ExactScores(model, b)
         c = torch.from_numpy(np.random.default_rng(0).random(G.number_of_nodes()) < 0.3)
-        c = c.to(args.device).unsqueeze(1)
+        c = c.to(args.device)
         times = []
         for _ in range(4):
             t0 = time.perf_counter()
-            _evaluate(b.adj, W, c, {0: [15]})
+            exact(c, [15])
             times.append(time.perf_counter() - t0)
         return G.number_of_nodes(), G.number_of_edges(), float(np.median(times[1:]))
 

@@ -2,9 +2,9 @@
 paper's scale, and the model units of the paper-scale runs.
 
 1. **Agreement.** On small graphs (every problem, its shipped G2S-RNN; ER, 4-regular and
-   bipartite) the CUDA path (:func:`g2s.algorithm2.algorithm2_exact`, float64, every distinct
-   state in one stacked evolution) must return exactly the literal CPU algorithm's ``T_max``
-   solutions.  The literal runs in CPU worker processes while the GPU works.
+   bipartite) the CUDA path (:func:`g2s.algorithm2.algorithm2_exact`, float64: the literal's
+   operations on CUDA, each distinct state once) must return exactly the literal CPU
+   algorithm's ``T_max`` solutions.  The literal runs in CPU worker processes while the GPU works.
 2. **Units.** Model units run on CUDA in ``--workers`` processes that share the GPU (the work is
    launch-bound, so several processes keep it busy), in priority order, until ``--budget-s``:
    Figure 2(b)'s stress table (G2S-RNN and Structure2Vec on sparse ER and sparse bipartite

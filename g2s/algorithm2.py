@@ -12,39 +12,49 @@ Its decisions define the answer; this module reproduces them faster.
 
 How a decision is made here (per rollout and greedy step):
 
-1. **A lean evolution** (one stacked ``16 x 32`` product per step serves ``W_{G,1}`` and
-   ``W_4``, in-place ``relu``, ``lerp`` for the gate, reused layouts) gives a score ``s(v)`` for
-   every vertex and its scale, the largest absolute term sum ``|w_{Q,3}|^T relu(W_{Q,4} y_v)``
-   over the candidates.  Its arithmetic differs from the literal's in order, not in precision.
-2. **Float64 (default).**  The literal decides by ``k(v) = round(s_lit(v) / q)``.  Where
-   ``s(v) / q`` is farther than the noise bound ``eps`` from a rounding boundary, ``k(v)`` is
-   certain; when every candidate that could reach the largest certain ``k`` is certain, the
-   literal's choice is the first candidate of the largest ``k``.  ``eps`` is
-   ``max(2e-11, 10 x the largest measured |s - s_lit|)`` times the scale: the measured
-   difference is ~1e-15 of the scale (at most 1.7e-12 seen), and every re-check and every
-   64th decision measures it again on every candidate.
-3. **Float32 screen (``screen=True``).**  Float32 sparse products are 2-7x faster in MKL.
-   ``C`` is the set of candidates with ``s32(v) >= max s32 - 2 delta - q``, ``delta`` being
-   :data:`RELATIVE_MARGIN` (or 10x the largest float32 error measured so far) times the scale.
-   One survivor is the literal's choice whenever every float32 score is within ``delta`` of its
-   float64 value.  Otherwise (and for every 64th float32 decision and the first 16 of a run,
-   which keep measuring the float32 error) the state is rescored in float64 by the lean
-   evolution and decided by the rule of step 2.  Several survivors of one 1-WL colour (after
-   ``T`` rounds of refinement from ``c``) are an exact tie: Graph2Seq is a message-passing
-   network, ``x_v(t)`` depends on ``c_v`` and the multiset of the neighbours' ``x(t-1)`` and
-   the gate and the Q-network add only per-graph terms, so the literal takes the smallest
-   index (colours are compared through a 64-bit multiset hash; a false tie needs a 64-bit
-   collision; used only where the literal's own float64 noise cannot split a tie).
-4. **Otherwise** the literal's own float64 computation (the operations of
-   :func:`g2s.evaluate._vertex_scores` on the float64 model) decides, bit for bit as the
-   literal would.
+1. **Float64: the literal's own arithmetic** (:class:`g2s.algorithm2_decide.ExactScores`).
+   The state is evolved by the model's own ``rounds`` (the operations the literal's ``embed``
+   runs, on a one-column state of the literal's shape and dtype) and read at every depth a
+   rollout in that state needs; ``y(t)`` after ``t`` rounds does not depend on how many
+   rounds follow, so depth ``t`` of a deeper evolution has the bits the literal gets with
+   ``T = t``.  The rounded scores are therefore the literal's, bit for bit, and their argmax
+   *is* its decision: no error bound, no tie rule, no fallback.  The one change is the
+   adjacency's CSR indices in ``int32`` (the literal's are ``int64``, which MKL converts on
+   every product: 15-25% of the product's time); the row sums run in the same order, and
+   :func:`g2s.algorithm2_decide.int32_index_batch` checks on random features, per run, that
+   the sums are identical before using it.  ``tests/g2s/test_algorithm2.py`` compares the
+   scores bit for bit at every depth (shipped and random weights; regular, bipartite, ER and
+   grid graphs).
+2. **Float32 screen (``screen=True``).**  A lean float32 evolution
+   (:func:`g2s.algorithm2_evolve.evaluate`; float32 sparse products are 2-7x faster in MKL)
+   gives a score ``s32(v)`` for every vertex and the scale, the largest absolute term sum
+   ``|w_{Q,3}|^T relu(W_{Q,4} y_v)`` over the candidates.  ``C`` is the set of candidates with
+   ``s32(v) >= max s32 - 2 delta - q``, ``delta`` being :data:`RELATIVE_MARGIN` (or 10x the
+   largest float32 error measured so far) times the scale.  One survivor is the literal's
+   choice whenever every float32 score is within ``delta`` of the literal's value.  Otherwise
+   (and for every 64th float32 decision and the first 16 of a run, which keep measuring the
+   float32 error on every candidate) the state is scored by step 1 and decided exactly.  A
+   rollout whose recent float32 decisions keep needing step 1 moves to float64; one whose
+   recent float64 decisions all had a lead the screen would have settled moves back.
 
-The bounds in 2 and 3 are *empirical*, not proven: a rigorous a-priori bound through 15 rounds
-of ``relu(W A x)`` grows like ``(||W|| deg)^t`` and is useless on dense graphs.  They adapt to
-the errors measured during the run, and the tests and the benchmark compare every solution
-with the literal algorithm.  A decision can differ from the literal's only if an error exceeds
-its bound (never seen), on a hash collision, or when the literal's own float64 rounding splits
-an exact tie across a quantum boundary (its answer then depends on its summation order).
+Only step 2's bound is *empirical*: a rigorous a-priori bound through 15 rounds of
+``relu(W A x)`` grows like ``(||W|| deg)^t`` and is useless on dense graphs.  It adapts to the
+float32 errors measured during the run (at most 1.2e-5 of the scale seen, against a margin of
+at least 2e-5 and 10x the largest seen), and the tests and the benchmark compare every
+solution with the literal algorithm.  A float32-screened decision can differ from the literal's
+only if a float32 error exceeds that bound (never seen); the float64 path (the default) cannot
+differ.
+
+Before session 11 the float64 path was a lean re-implementation of the evolution (fewer
+operations, a different summation order) decided where the literal's rounded score was certain
+within an empirical noise bound of 2e-11 of the scale, with 1-WL colour classes for exact ties
+and the literal's own computation as the fallback.  On dense bipartite graphs the top
+candidates are exact float64 ties that are not 1-WL equivalent, so about one decision in five
+fell through to the literal and was computed twice: Algorithm 2 on bipartite ER(3,200, 0.75)
+ran 2.9x faster than the literal; with the literal's own arithmetic it runs 5.1x faster
+(``benchmarks/results/algorithm2.json``), and the float64 answers no longer rest on an
+empirical bound.  The lean float64 evolution was faster per step only on sparse graphs with
+25,000 vertices (5.7 against 7.8 ms), where the float32 screen is the fast path anyway.
 
 Further levers, each answer-preserving:
 
@@ -62,10 +72,7 @@ and recomputing only the rows within ``t`` hops of the added vertex (exact, rela
 6e-16) saved nothing at n = 25,000 (139-175 against 140-186 ms per greedy step of 15 rollouts,
 float32): the ``t``-hop balls of sparse ER with average degree 7.5 hold about 8, 60, 430, 3,200
 and 15,000 vertices for ``t = 1..5``, so the deeper steps of ``T = 6..15`` touch the whole
-graph anyway, and the gate and the reader are global.  A lower float64 noise floor would cut
-the literal's re-checks on dense bipartite graphs, but the lean float64 scores differ from the
-literal's by up to 1.3e-12 of the scale (3 problems x 4 models x 7 graphs, every decision
-checked), within an order of magnitude of the 2e-11 floor.
+graph anyway, and the gate and the reader are global.
 
 ``resume=PATH`` saves the rollout state atomically every ``save_every_s`` seconds and resumes
 from it (refusing a file made for another graph, model, problem or ``t_max``); decisions are
@@ -85,10 +92,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 import torch
 
-from g2s.algorithm2_decide import RELATIVE_MARGIN, Decider, wl_hash
+from g2s.algorithm2_decide import RELATIVE_MARGIN, Decider, ExactScores, choose, int32_index_batch
 from g2s.algorithm2_evolve import Weights as _Weights
 from g2s.algorithm2_evolve import candidates as _candidates
 from g2s.algorithm2_evolve import complete_greedily as _complete_greedily
@@ -96,7 +102,7 @@ from g2s.algorithm2_evolve import evaluate as _evaluate
 from g2s.nn.batch import GraphBatch
 from g2s.nn.model import QModel
 
-__all__ = ["RELATIVE_MARGIN", "Algorithm2Result", "algorithm2_exact", "wl_hash"]
+__all__ = ["RELATIVE_MARGIN", "Algorithm2Result", "algorithm2_exact"]
 
 
 @dataclass
@@ -142,15 +148,16 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     """Algorithm 2's ``t_max`` greedy rollouts with the literal algorithm's decisions.
 
     ``model`` is the float64 model and ``batch`` a one-graph float64 batch (as for
-    :func:`g2s.evaluate.algorithm2_literal`); the float32 copy is made here.  ``batched``
-    evaluates every distinct state in one stacked evolution (default on CUDA); on a CPU one
-    state at a time keeps the working set in cache.  By default every evolution runs in
-    float64 and a decision is settled where the literal's rounded score is certain (module
-    docstring); ``screen=True`` screens in float32 first (about twice as fast per evolution on
-    sparse, irregular graphs, but graphs full of exact ties send many decisions to the
-    re-check), switching a rollout to float64 once more than a quarter of its recent float32
-    decisions needed the re-check.  ``max_steps`` truncates
-    the episode (benchmarks only).  See the module docstring for the exactness argument.
+    :func:`g2s.evaluate.algorithm2_literal`); the float32 copy is made here.  By default
+    every distinct state is evolved once in float64 by the literal's own operations and read at
+    every depth it serves (exact by construction, module docstring step 1).  ``screen=True``
+    screens in float32 first (step 2: about 3x faster per greedy step on sparse graphs with
+    25,000 vertices; graphs full of exact ties send many decisions to the float64 scores),
+    moving a rollout to float64 once more than a quarter of its recent float32 decisions needed
+    them and back once its float64 decisions show wide leads.  ``batched`` evolves the float32
+    screens of every distinct state in one stacked evolution (default on CUDA); on a CPU one
+    state at a time keeps the working set in cache (float64 states are always evolved one at a
+    time, in the literal's shape).  ``max_steps`` truncates the episode (benchmarks only).
     """
     if not model.variable_depth:
         raise ValueError("Algorithm 2 needs a variable-depth encoder")
@@ -162,11 +169,14 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     batched = device.type != "cpu" if batched is None else batched
     screen = False if screen is None else screen
     N, R = batch.num_nodes, t_max
-    weights = {dt: _Weights.of(model, dt, device) for dt in (torch.float32, torch.float64)}
-    adj = {dt: batch.to(dtype=dt).adj for dt in (torch.float32, torch.float64)}
-    crow = batch.adj.crow_indices().cpu().numpy()
-    col = batch.adj.col_indices().cpu().numpy()
-    A_u64 = sp.csr_matrix((np.ones(col.size, dtype=np.uint64), col, crow), shape=(N, N))
+    exact = ExactScores(model, batch)
+    float32 = {}                        # the screen's weights and adjacency, made when needed
+
+    def screen_parts():
+        if not float32:
+            float32["W"] = _Weights.of(model, torch.float32, device)
+            float32["A"] = int32_index_batch(batch.to(dtype=torch.float32)).adj
+        return float32["W"], float32["A"]
     crow_t, col_t = batch.adj.crow_indices(), batch.adj.col_indices()
     deg = (crow_t[1:] - crow_t[:-1]).to(torch.int32)
 
@@ -176,11 +186,11 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     live, pruned = [True] * R, [False] * R
     f64 = [not screen] * R              # rollouts screened in float64
     step = 0
-    counts = {"decisions": 0, "float32_decisions": 0, "screen_unique": 0, "wl_ties": 0,
-              "float64_rescores": 0, "float64_rechecks": 0,
-              "evolution_steps_float32": 0, "evolution_steps_float64": 0, "greedy_steps": 0,
-              "switched_to_float64": 0}
-    ratios = {"float32": 0.0, "float64": 0.0}
+    counts = {"decisions": 0, "float32_decisions": 0, "screen_unique": 0,
+              "float64_rescores": 0, "evolution_steps_float32": 0,
+              "evolution_steps_float64": 0, "greedy_steps": 0, "switched_to_float64": 0,
+              "switched_to_float32": 0}
+    ratios = {"float32": 0.0}
     path = Path(resume) if resume is not None else None
     fp = _fingerprint(model, problem, batch, t_max) if path is not None else None
     if path is not None:
@@ -192,20 +202,22 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
                              f"or t_max")
         bits = np.unpackbits(state["sel_bits"].numpy(), axis=0, count=N).astype(bool)
         sel = torch.from_numpy(bits).to(device)
-        inside = (adj[torch.float32] @ sel.to(torch.float32)).round().to(torch.int32)
+        A = exact.batch.adj          # |Gamma(v) cap S|: integers, exact in float64
+        inside = (A @ sel.to(A.dtype)).round().to(torch.int32)
         group, live, pruned = list(state["group"]), list(state["live"]), list(state["pruned"])
         step = int(state["step"])
         # each rollout's precision is a speed choice, not part of the answer: a resume with
         # another ``screen`` starts from that setting (before, a float64 state forced float64)
         if state.get("screen", False) == screen:
             f64 = list(state["f64"])
-        counts.update({k: int(v) for k, v in state["counts"].items()})
-        ratios.update({k: float(v) for k, v in state["ratios"].items()})
-    decide = Decider(model, problem, batch, A_u64, counts, ratios, R)
+        # (a state saved by an earlier version may carry counters that no longer exist)
+        counts.update({k: int(v) for k, v in state["counts"].items() if k in counts})
+        ratios.update({k: float(v) for k, v in state["ratios"].items() if k in ratios})
+    decide = Decider(counts, ratios, R)
     last_save = time.monotonic()
     status = "complete"
 
-    crow_np = crow.tolist()
+    crow_np = crow_t.cpu().tolist()
 
     def cand_of(r):
         return _candidates(problem, sel[:, r], inside[:, r], deg)
@@ -214,10 +226,9 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
         sel[a, r] = True
         inside[col_t[crow_np[a]:crow_np[a + 1]], r] += 1
 
-    def rescore(r):  # rollout r's float64 scores (a float32 decision the screen left open)
+    def rescore(r):  # the literal's scores of rollout r's state (a float32 decision)
         counts["evolution_steps_float64"] += r + 1
-        c = sel[:, r:r + 1].contiguous()
-        return _evaluate(adj[torch.float64], weights[torch.float64], c, {0: [r + 1]})[(0, r + 1)]
+        return exact(sel[:, r], [r + 1])[r + 1]
 
     def save():      # the selected sets, bit-packed: |Gamma(v) cap S| is recomputed on load
         packed = torch.from_numpy(np.packbits(sel.cpu().numpy(), axis=0))
@@ -245,24 +256,33 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
         # before, it was evaluated and decided a second time in float64 within the same step)
         split = {double: [g for g in ([r for r in g if f64[r] == double] for g in order) if g]
                  for double in (False, True)}
-        for double in (False, True):
-            todo = split[double]
-            dt = torch.float64 if double else torch.float32
-            for chunk in ([todo] if batched else [[g] for g in todo]):
-                if not chunk:
-                    continue
-                cols = torch.stack([sel[:, g[0]] for g in chunk], 1)
-                want = {j: [r + 1 for r in g] for j, g in enumerate(chunk)}
-                counts["evolution_steps_" + ("float64" if double else "float32")] += \
-                    sum(max(w) for w in want.values())
-                res = _evaluate(adj[dt], weights[dt], cols, want)
-                flat = [(r, res[(j, r + 1)]) for j, g in enumerate(chunk) for r in g]
-                choice.update(decide.many(flat, sel, cand_all, double, rescore))
-                if not double:
-                    for r, _ in flat:
-                        if decide.wants_float64(r):
-                            f64[r] = True
-                            counts["switched_to_float64"] += 1
+        for g in split[True]:           # float64: the literal's own scores, read at each depth
+            counts["evolution_steps_float64"] += max(g) + 1
+            res = exact(sel[:, g[0]], [r + 1 for r in g])
+            for r in g:
+                counts["decisions"] += 1
+                k, raw, scale = res[r + 1]
+                choice[r] = choose(k, cand_all[:, r])
+                if screen:              # back to the float32 screen once it would settle
+                    decide.note_float64(r, raw, scale, cand_all[:, r])
+                    if decide.wants_float32(r):
+                        f64[r] = False
+                        decide.switched(r)
+                        counts["switched_to_float32"] += 1
+        todo = split[False]
+        for chunk in ([todo] if batched else [[g] for g in todo]) if todo else []:
+            cols = torch.stack([sel[:, g[0]] for g in chunk], 1)
+            want = {j: [r + 1 for r in g] for j, g in enumerate(chunk)}
+            counts["evolution_steps_float32"] += sum(max(w) for w in want.values())
+            W32, A32 = screen_parts()
+            res = _evaluate(A32, W32, cols, want)
+            flat = [(r, res[(j, r + 1)]) for j, g in enumerate(chunk) for r in g]
+            choice.update(decide.many(flat, cand_all, rescore))
+            for r, _ in flat:
+                if decide.wants_float64(r):
+                    f64[r] = True
+                    decide.switched(r)
+                    counts["switched_to_float64"] += 1
         # apply the choices; a group whose rollouts chose differently splits
         new_group: dict[tuple, int] = {}
         for r in rs:
@@ -284,15 +304,14 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     if status == "time_limit":
         for r in range(R):
             if live[r]:
-                _complete_greedily(problem, inside[:, r], deg, adj[torch.float32],
+                _complete_greedily(problem, inside[:, r], deg, screen_parts()[1],
                                    lambda r=r: cand_of(r), lambda a, r=r: add(r, a))
     finished = not any(live) or status == "time_limit"
     if path is not None and path.exists() and finished:
         path.unlink()
     sols = [None if pruned[r] else set(torch.nonzero(sel[:, r]).squeeze(1).tolist())
             for r in range(R)]
-    out = dict(counts, max_error_ratio_float32=ratios["float32"],
-               max_error_ratio_float64=ratios["float64"])
+    out = dict(counts, max_error_ratio_float32=ratios["float32"])
     if stats is not None:
         stats.update(out)
     return Algorithm2Result(sols, status, out)

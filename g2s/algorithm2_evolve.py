@@ -1,4 +1,4 @@
-"""The arithmetic of Algorithm 2's fast path (:mod:`g2s.algorithm2`, step 1 of its docstring).
+"""The float32 screen's arithmetic (:mod:`g2s.algorithm2`, step 2 of its docstring).
 
 * :class:`Weights` -- G2S-RNN's parameters as plain tensors in one dtype, laid out for
   :func:`evaluate`;

@@ -5,10 +5,9 @@ is truncated to ``T``) builds a solution from ``S = {}`` by repeatedly adding th
 (:mod:`g2s.rl.env`) of largest ``Q``; the solution with the largest ``f`` is returned.
 
 * :func:`algorithm2_literal` runs the ``T_max`` rollouts one after the other.
-* :func:`algorithm2_fast` returns the same solutions faster: :mod:`g2s.algorithm2` settles
-  decisions from a lean float64 evolution (optionally a float32 screen first), shares the
-  evolution of rollouts in one state, keeps candidates incrementally and decides near-ties by
-  1-WL colours or by this module's own float64 computation
+* :func:`algorithm2_fast` returns the same solutions faster: :mod:`g2s.algorithm2` evolves
+  each distinct state once with this module's own float64 operations, read at every depth a
+  rollout in it needs (optionally after a float32 screen), and keeps candidates incrementally
   (``tests/g2s/test_evaluate.py``; ratios in ``benchmarks/results/algorithm2.json``).
 
 Exact agreement needs care with exact ties (symmetric vertices): float results depend on tensor
@@ -46,9 +45,15 @@ __all__ = ["greedy_rollout", "algorithm2_literal", "algorithm2_fast", "complete_
 SCORE_QUANTUM = 2.0 ** -30
 
 
+def quantise(score: torch.Tensor) -> torch.Tensor:
+    """The literal's rounded score ``round(s / q)``: its argmax (first index of the largest)
+    is the greedy choice."""
+    return torch.round(score / SCORE_QUANTUM)
+
+
 def _vertex_scores(model: QModel, batch: GraphBatch, c: torch.Tensor, T=None, reads=None):
     y = model.embed(batch, c, T=T, reads=reads)
-    return torch.round(model.qnet.vertex_term(y) / SCORE_QUANTUM)
+    return quantise(model.qnet.vertex_term(y))
 
 
 @torch.no_grad()

@@ -44,7 +44,13 @@ class QNetwork(nn.Module):
 
     def vertex_term(self, y: torch.Tensor) -> torch.Tensor:
         """``w_{Q,3}^T relu(W_{Q,4} y_v)`` per vertex: ``(N, ...)``."""
-        return self.w_Q3(torch.relu(self.W_Q4(y))).squeeze(-1)
+        return self.vertex_term_parts(y)[0]
+
+    def vertex_term_parts(self, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """:meth:`vertex_term` and its hidden layer ``relu(W_{Q,4} y_v)`` (``(N, ..., d)``),
+        from which :mod:`g2s.algorithm2` takes the score's scale."""
+        h = torch.relu(self.W_Q4(y))
+        return self.w_Q3(h).squeeze(-1), h
 
     def forward(self, batch: GraphBatch, y: torch.Tensor) -> torch.Tensor:
         return batch.broadcast(self.graph_term(batch, y)) + self.vertex_term(y)
