@@ -11,6 +11,9 @@ the same thread count for both paths.  Three kinds of measurement:
   ``starts=``), alternately ``--repeats`` times, and must reach identical states.
 * **Whole episodes at n = 400** (ER p = 0.15 and 4-regular): both paths from ``S = {}`` to the
   end; the 15 solutions must be identical.
+* **The floor**: in the same process, the time of the products no evolution step can skip, and
+  the ratio against the literal that a path doing only those could reach (``floor`` of each
+  per-step row): the float32 ceiling bounds any path that evolves every (state, depth) pair.
 * **Growth with |V| and |E|**: the time of one model pass at ``T = 15`` on sparse ER with
   average degree 7.5 at several n (|E| grows with n) and on ER with fixed n and growing p
   (|E| alone grows); least-squares exponents of time ~ |V|^a and ~ |E|^b.  Section 5 states
@@ -69,6 +72,43 @@ def _timed_counts(stats: dict, before: dict) -> dict:
             for k, v in stats.items()}
 
 
+def _median_time(f, k=15) -> float:
+    f()
+    times = []
+    for _ in range(k):
+        t0 = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def floor(batch, literal_s_per_step: float, f64_steps_per_greedy_step: float) -> dict:
+    """What the arithmetic allows, measured in this process: the two products every float32
+    evolution step needs (the ``int32``-index sparse product ``A x`` and the stacked ``16 x 32``
+    map), and the float64 sparse product of the exact path.  ``ceiling_float32_every_pass`` is
+    the largest ratio a path that evolves all ``sum_T T = 120`` (state, depth) pairs of a greedy
+    step in float32 could reach if it did nothing else; ``ceiling_float64`` the same for the
+    float64 path with the evolution steps it made per greedy step here (states shared)."""
+    from g2s.algorithm2_decide import int32_index_batch
+    A32 = int32_index_batch(batch.to(dtype=torch.float32)).adj
+    A64 = int32_index_batch(batch).adj
+    N = batch.num_nodes
+    x32 = torch.rand(N, 16, device=A32.device)
+    W = torch.rand(16, 32, device=A32.device)
+    x64 = x32.to(torch.float64)
+    sparse32 = _median_time(lambda: A32 @ x32)
+    dense32 = _median_time(lambda: x32 @ W)
+    sparse64 = _median_time(lambda: A64 @ x64)
+    per_pass32 = sparse32 + dense32
+    return {"float32_sparse_product_s": round(sparse32, 6),
+            "float32_16x32_product_s": round(dense32, 6),
+            "float64_sparse_product_s": round(sparse64, 6),
+            "ceiling_float32_every_pass": round(literal_s_per_step / (120 * per_pass32), 2),
+            "float64_steps_per_greedy_step": round(f64_steps_per_greedy_step, 1),
+            "ceiling_float64": round(literal_s_per_step
+                                     / (f64_steps_per_greedy_step * sparse64), 2)}
+
+
 def per_step(model, family, n, args, tmp: Path) -> dict:
     G, batch = _graph(family, n, args.device)
     base = tmp / f"{family}{n}.state"
@@ -112,6 +152,8 @@ def per_step(model, family, n, args, tmp: Path) -> dict:
            "speedup_float32_screen": round(min(lit_t) / min(f32_t), 2),
            "target": TARGETS.get((family, n)), "identical": same, "decisions": counts,
            "decisions_float32_screen": counts32}
+    row["floor"] = floor(batch, row["literal_s_per_step"],
+                         counts["evolution_steps_float64"] / args.steps)
     print(row, flush=True)
     return row
 
