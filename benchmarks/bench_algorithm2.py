@@ -84,21 +84,22 @@ def _median_time(f, k=15) -> float:
 
 def floor(batch, literal_s_per_step: float, f64_steps_per_greedy_step: float) -> dict:
     """What the arithmetic allows, measured in this process: the two products every float32
-    evolution step needs (the ``int32``-index sparse product ``A x`` and the stacked ``16 x 32``
-    map), and the float64 sparse product of the exact path.  ``ceiling_float32_every_pass`` is
+    evolution step needs (the sparse product ``A x`` and the stacked ``16 x 32`` map, both into
+    reused buffers as the fast path computes them), and the float64 sparse product of the exact
+    path.  ``ceiling_float32_every_pass`` is
     the largest ratio a path that evolves all ``sum_T T = 120`` (state, depth) pairs of a greedy
     step in float32 could reach if it did nothing else; ``ceiling_float64`` the same for the
     float64 path with the evolution steps it made per greedy step here (states shared)."""
-    from g2s.algorithm2_decide import int32_index_batch
-    A32 = int32_index_batch(batch.to(dtype=torch.float32)).adj
-    A64 = int32_index_batch(batch).adj
-    N = batch.num_nodes
-    x32 = torch.rand(N, 16, device=A32.device)
-    W = torch.rand(16, 32, device=A32.device)
-    x64 = x32.to(torch.float64)
-    sparse32 = _median_time(lambda: A32 @ x32)
-    dense32 = _median_time(lambda: x32 @ W)
-    sparse64 = _median_time(lambda: A64 @ x64)
+    from g2s.algorithm2_evolve import neighbour_sum_into
+    b32 = batch.to(dtype=torch.float32)
+    prod32, prod64 = neighbour_sum_into(b32), neighbour_sum_into(batch)
+    N, dev = batch.num_nodes, batch.device
+    x32, out32 = torch.rand(N, 16, device=dev), torch.empty(N, 16, device=dev)
+    W, out2 = torch.rand(16, 32, device=dev), torch.empty(N, 32, device=dev)
+    x64, out64 = x32.to(torch.float64), torch.empty(N, 16, dtype=torch.float64, device=dev)
+    sparse32 = _median_time(lambda: prod32(x32, out32))
+    dense32 = _median_time(lambda: torch.mm(x32, W, out=out2))
+    sparse64 = _median_time(lambda: prod64(x64, out64))
     per_pass32 = sparse32 + dense32
     return {"float32_sparse_product_s": round(sparse32, 6),
             "float32_16x32_product_s": round(dense32, 6),

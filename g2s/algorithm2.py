@@ -21,7 +21,7 @@ How a decision is made here (per rollout and greedy step):
    *is* its decision: no error bound, no tie rule, no fallback.  The one change is the
    adjacency's CSR indices in ``int32`` (the literal's are ``int64``, which MKL converts on
    every product: 15-25% of the product's time); the row sums run in the same order, and
-   :func:`g2s.algorithm2_decide.int32_index_batch` checks on random features, per run, that
+   :func:`g2s.algorithm2_evolve.neighbour_sum_into` checks on random features, per run, that
    the sums are identical before using it.  ``tests/g2s/test_algorithm2.py`` compares the
    scores bit for bit at every depth (shipped and random weights; regular, bipartite, ER and
    grid graphs).
@@ -94,11 +94,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from g2s.algorithm2_decide import RELATIVE_MARGIN, Decider, ExactScores, choose, int32_index_batch
+from g2s.algorithm2_decide import RELATIVE_MARGIN, Decider, ExactScores, choose
+from g2s.algorithm2_evolve import Screen as _Screen
 from g2s.algorithm2_evolve import Weights as _Weights
 from g2s.algorithm2_evolve import candidates as _candidates
 from g2s.algorithm2_evolve import complete_greedily as _complete_greedily
-from g2s.algorithm2_evolve import evaluate as _evaluate
 from g2s.nn.batch import GraphBatch
 from g2s.nn.model import QModel
 
@@ -170,13 +170,13 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     screen = False if screen is None else screen
     N, R = batch.num_nodes, t_max
     exact = ExactScores(model, batch)
-    float32 = {}                        # the screen's weights and adjacency, made when needed
+    made = []                           # the float32 screen, made when first needed
 
-    def screen_parts():
-        if not float32:
-            float32["W"] = _Weights.of(model, torch.float32, device)
-            float32["A"] = int32_index_batch(batch.to(dtype=torch.float32)).adj
-        return float32["W"], float32["A"]
+    def screen32() -> _Screen:
+        if not made:
+            made.append(_Screen(batch.to(dtype=torch.float32),
+                                _Weights.of(model, torch.float32, device)))
+        return made[0]
     crow_t, col_t = batch.adj.crow_indices(), batch.adj.col_indices()
     deg = (crow_t[1:] - crow_t[:-1]).to(torch.int32)
 
@@ -274,8 +274,7 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
             cols = torch.stack([sel[:, g[0]] for g in chunk], 1)
             want = {j: [r + 1 for r in g] for j, g in enumerate(chunk)}
             counts["evolution_steps_float32"] += sum(max(w) for w in want.values())
-            W32, A32 = screen_parts()
-            res = _evaluate(A32, W32, cols, want)
+            res = screen32()(cols, want)
             flat = [(r, res[(j, r + 1)]) for j, g in enumerate(chunk) for r in g]
             choice.update(decide.many(flat, cand_all, rescore))
             for r, _ in flat:
@@ -304,7 +303,7 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     if status == "time_limit":
         for r in range(R):
             if live[r]:
-                _complete_greedily(problem, inside[:, r], deg, screen_parts()[1],
+                _complete_greedily(problem, inside[:, r], deg, screen32().A,
                                    lambda r=r: cand_of(r), lambda a, r=r: add(r, a))
     finished = not any(live) or status == "time_limit"
     if path is not None and path.exists() and finished:

@@ -12,14 +12,13 @@ Used by :mod:`g2s.algorithm2` (its module docstring gives the argument, steps 2-
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import torch
 
+from g2s.algorithm2_evolve import neighbour_sum_into
 from g2s.evaluate import SCORE_QUANTUM, quantise
 
-__all__ = ["RELATIVE_MARGIN", "Decider", "ExactScores", "int32_index_batch"]
+__all__ = ["RELATIVE_MARGIN", "Decider", "ExactScores"]
 
 #: float32 scores within this fraction of the score scale of the maximum are re-checked (the
 #: floor of the adaptive margin, which is kept at 10x the largest float32 error measured in the
@@ -41,48 +40,55 @@ _WARM = 16
 _WINDOW, _SWITCH = 32, 8
 
 
-def int32_index_batch(batch):
-    """``batch`` with its adjacency's CSR indices in ``int32`` when that gives bit-identical
-    neighbour sums (checked here on random features); else ``batch`` itself.
-
-    MKL's sparse product takes 32-bit indices: given 64-bit ones, torch converts them on every
-    call (15-25% of the product's time at 3,200 and 25,000 vertices).  The sum over each row
-    runs in the same order either way, so the values are the same; the check makes that a
-    measured fact on the device and library at hand, not an assumption."""
-    A = batch.adj
-    if A.layout != torch.sparse_csr or A.crow_indices().dtype == torch.int32 \
-            or A._nnz() >= 2 ** 31:
-        return batch
-    A32 = torch.sparse_csr_tensor(A.crow_indices().to(torch.int32),
-                                  A.col_indices().to(torch.int32), A.values(), A.shape,
-                                  check_invariants=False)
-    out = dataclasses.replace(batch, adj=A32)
-    g = torch.Generator(device="cpu").manual_seed(0)
-    x = torch.randn(batch.num_nodes, 16, generator=g, dtype=torch.float64).to(A.device, A.dtype)
-    return out if torch.equal(batch.neighbour_sum(x), out.neighbour_sum(x)) else batch
-
-
 class ExactScores:
     """The literal's rounded scores of one state at several depths, from one evolution.
 
-    The operations are the literal's (:func:`g2s.evaluate._vertex_scores`): the model's own
-    ``rounds`` (Graph2Seq, neighbour sum, Seq2Vec; :meth:`g2s.nn.model.G2SRNNEncoder.rounds`
-    is what the literal's ``embed`` runs) on a one-column state of the literal's shape and
-    dtype, then the Q-network's vertex term and :func:`g2s.evaluate.quantise`.  ``y(t)`` after
-    ``t`` rounds does not depend on how many rounds follow, so reading depth ``t`` from a deeper
-    evolution gives the bits the literal gets with ``T = t``; ``tests/g2s/test_algorithm2.py``
-    compares them bit for bit.  Returns ``{t: (k, raw, scale)}``: the rounded score, the score
-    and the per-vertex scale ``|w_{Q,3}|^T relu(W_{Q,4} y_v)``.
+    Each round performs the literal's floating-point operations
+    (:meth:`g2s.nn.model.G2SRNNEncoder.rounds`: :class:`g2s.nn.graph2seq.Graph2Seq`, the
+    neighbour sum, :class:`g2s.nn.seq2vec.Seq2Vec`; then the Q-network's vertex term and
+    :func:`g2s.evaluate.quantise`) on the same operands, in the same order, on a one-column
+    state of the literal's shape and dtype -- the linear maps are the model's own modules --
+    but writes results in place instead of allocating a tensor per operation (2x fewer passes
+    over memory; at 25,000 vertices the literal's round is mostly allocation and elementwise
+    work).  IEEE arithmetic rounds each operation the same wherever its result is stored, and
+    the one fused operation, ``z + c w`` as ``addcmul``, adds an exact product (``c`` is 0 or
+    1), so every value is the literal's bit for bit.  ``y(t)`` after ``t`` rounds does not
+    depend on how many rounds follow, so depth ``t`` of a deeper evolution has the bits the
+    literal gets with ``T = t``.  ``tests/g2s/test_algorithm2.py`` compares scores bit for bit
+    at every depth.  Returns ``{t: (k, raw, scale)}``: the rounded score, the score and the
+    per-vertex scale ``|w_{Q,3}|^T relu(W_{Q,4} y_v)``.
     """
 
     def __init__(self, model, batch):
-        self.model, self.batch = model, int32_index_batch(batch)
+        if batch.num_graphs != 1:
+            raise ValueError("ExactScores evolves one graph")
+        self.model, self.batch = model, batch
+        self.product = neighbour_sum_into(batch, model.encoder.dim)
         self.w3abs = model.qnet.w_Q3.weight.detach().abs().reshape(-1)
+        shape = (batch.num_nodes, model.encoder.dim)
+        self.buffers = [torch.empty(shape, dtype=batch.adj.dtype, device=batch.device)
+                        for _ in range(4)]
 
+    @torch.no_grad()
     def __call__(self, c: torch.Tensor, depths) -> dict:
+        enc, batch = self.model.encoder, self.batch
+        g, r = enc.graph2seq, enc.seq2vec
         want, out = set(depths), {}
-        c = c.to(self.batch.adj.dtype)
-        for t, (_, y) in enumerate(self.model.encoder.rounds(self.batch, c, max(want)), 1):
+        c1 = c.to(g.w_G2.dtype).unsqueeze(-1)                       # (N, 1), 0 or 1
+        x, nbr, i, y = self.buffers                                 # reused: no page faults
+        nbr.zero_()                                                 # x(0)'s neighbour sum
+        y.zero_()
+        WG1, W4 = g.W_G1.weight.t(), r.W_4.weight.t()               # the modules' own maps
+        for t in range(1, max(want) + 1):
+            # Graph2Seq: x(t) = relu(W_G1 nbr + c w_G2 + w_G3)
+            torch.mm(nbr, WG1, out=x).addcmul_(c1, g.w_G2).add_(g.w_G3).relu_()
+            self.product(x, nbr)
+            # Seq2Vec: i = relu(W_4 nbr + c w_5 + b_6 [+ W_self x]); y = f i + (1 - f) y
+            torch.mm(nbr, W4, out=i).addcmul_(c1, r.w_5).add_(r.b_6)
+            if r.W_self is not None:
+                i.add_(r.W_self(x))
+            f = torch.sigmoid(r.W_7(batch.graph_sum(x)) + r.b_8)    # (1, d): one graph
+            y.mul_(1.0 - f).add_(i.relu_().mul_(f))
             if t in want:
                 raw, h = self.model.qnet.vertex_term_parts(y)
                 out[t] = (quantise(raw), raw, h @ self.w3abs)

@@ -26,7 +26,8 @@ import torch
 
 from g2s import problems as P
 from g2s.algorithm2 import algorithm2_exact
-from g2s.algorithm2_decide import ExactScores, int32_index_batch
+from g2s.algorithm2_decide import ExactScores
+from g2s.algorithm2_evolve import int32_index_batch, neighbour_sum_into
 from g2s.checkpoints import default_checkpoint, load_checkpoint
 from g2s.evaluate import _vertex_scores, algorithm2_literal
 from g2s.graphs import make_graph
@@ -203,11 +204,15 @@ def test_passed_deadline_still_returns_feasible_solutions(problem):
 @pytest.mark.parametrize("problem", P.PROBLEMS)
 def test_exact_scores_are_the_literals_bit_for_bit(problem):
     """The float64 decisions rest on this: one evolution read at every depth, on the
-    int32-index adjacency, gives exactly the literal's rounded scores (and its raw scores) at
-    each ``T`` -- no tolerance.  Shipped and random weights, regular (all ties), bipartite,
-    ER and grid graphs, random states."""
+    int32-index adjacency and in-place arithmetic, gives exactly the literal's rounded scores
+    (and its raw scores) at each ``T`` -- no tolerance.  Shipped and random weights (with and
+    without the Seq2Vec self term), regular (all ties), bipartite, ER and grid graphs, random
+    states."""
     rng = np.random.default_rng(11)
-    models = [load_checkpoint(default_checkpoint(problem))[0], _random_model(5)]
+    with torch.random.fork_rng():
+        torch.manual_seed(6)                            # Section 4's W x_v(t) input term too
+        self_term = build_model({"seq2vec_self_term": True}).double().eval()
+    models = [load_checkpoint(default_checkpoint(problem))[0], _random_model(5), self_term]
     for model in models:
         for family, n in CASES + [("er", 200)]:
             b = _batch(make_graph(family, n, seed=4))
@@ -223,14 +228,19 @@ def test_exact_scores_are_the_literals_bit_for_bit(problem):
 
 
 def test_int32_indices_keep_the_neighbour_sums():
-    """The int32-index adjacency is used only where its sums equal the int64 one's; on these
-    graphs they do, so it is used."""
+    """The int32-index adjacency and the product into a reused buffer are used only where their
+    sums equal the literal's ``A @ x``; on these graphs they do, in both precisions."""
     for family, n in CASES:
-        b = _batch(make_graph(family, n, seed=1))
-        b32 = int32_index_batch(b)
-        assert b32.adj.crow_indices().dtype == torch.int32
-        x = torch.randn(n, 16, dtype=torch.float64)
-        assert torch.equal(b.neighbour_sum(x), b32.neighbour_sum(x))
+        for dtype in (torch.float64, torch.float32):
+            b = _batch(make_graph(family, n, seed=1)).to(dtype=dtype)
+            b32 = int32_index_batch(b)
+            assert b32.adj.crow_indices().dtype == torch.int32
+            into = neighbour_sum_into(b)
+            for _ in range(3):
+                x = torch.randn(n, 16, dtype=dtype)
+                out = torch.full((n, 16), float("nan"), dtype=dtype)
+                assert torch.equal(b.neighbour_sum(x), b32.neighbour_sum(x))
+                assert torch.equal(b.neighbour_sum(x), into(x, out))
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
