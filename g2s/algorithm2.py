@@ -50,11 +50,17 @@ operations, a different summation order) decided where the literal's rounded sco
 within an empirical noise bound of 2e-11 of the scale, with 1-WL colour classes for exact ties
 and the literal's own computation as the fallback.  On dense bipartite graphs the top
 candidates are exact float64 ties that are not 1-WL equivalent, so about one decision in five
-fell through to the literal and was computed twice: Algorithm 2 on bipartite ER(3,200, 0.75)
-ran 2.9x faster than the literal; with the literal's own arithmetic it runs 5.1x faster
-(``benchmarks/results/algorithm2.json``), and the float64 answers no longer rest on an
-empirical bound.  The lean float64 evolution was faster per step only on sparse graphs with
-25,000 vertices (5.7 against 7.8 ms), where the float32 screen is the fast path anyway.
+fell through to the literal and was computed twice.  The float64 path is now the literal's
+arithmetic, which is exact by construction and never computes a decision twice; it is faster
+than the literal because it shares states, reads every depth from one evolution, and writes
+into reused buffers (below).  Before/after ratios are in the closing note of issue 11 and the
+current ones in ``benchmarks/results/algorithm2.json``.
+
+Memory, measured: ``A @ x`` allocates, zero-fills and copies a fresh ``(N, d)`` result, and on
+this machine a fresh tensor of a few MB costs page faults; at 25,000 vertices that was half the
+float64 product's time, and together with one fresh tensor per elementwise operation most of a
+round's.  Both paths therefore write every product and activation into buffers kept for the
+run (:func:`g2s.algorithm2_evolve.neighbour_sum_into`, :class:`g2s.algorithm2_evolve.Screen`).
 
 Further levers, each answer-preserving:
 
