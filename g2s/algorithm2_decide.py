@@ -47,16 +47,17 @@ class ExactScores:
     (:meth:`g2s.nn.model.G2SRNNEncoder.rounds`: :class:`g2s.nn.graph2seq.Graph2Seq`, the
     neighbour sum, :class:`g2s.nn.seq2vec.Seq2Vec`; then the Q-network's vertex term and
     :func:`g2s.evaluate.quantise`) on the same operands, in the same order, on a one-column
-    state of the literal's shape and dtype -- the linear maps are the model's own modules --
-    but writes results in place instead of allocating a tensor per operation (2x fewer passes
-    over memory; at 25,000 vertices the literal's round is mostly allocation and elementwise
-    work).  IEEE arithmetic rounds each operation the same wherever its result is stored, and
-    the one fused operation, ``z + c w`` as ``addcmul``, adds an exact product (``c`` is 0 or
-    1), so every value is the literal's bit for bit.  ``y(t)`` after ``t`` rounds does not
-    depend on how many rounds follow, so depth ``t`` of a deeper evolution has the bits the
-    literal gets with ``T = t``.  ``tests/g2s/test_algorithm2.py`` compares scores bit for bit
-    at every depth.  Returns ``{t: (k, raw, scale)}``: the rounded score, the score and the
-    per-vertex scale ``|w_{Q,3}|^T relu(W_{Q,4} y_v)``.
+    state of the literal's shape and dtype -- the linear maps are the model's own weights
+    through the product ``nn.Linear`` computes, ``x @ W.t()`` -- but writes every result into
+    buffers kept between calls instead of a fresh tensor per operation (at 25,000 vertices the
+    literal's round is mostly allocation and elementwise work; this one takes half its time).
+    IEEE arithmetic rounds each operation the same wherever its result is stored, ``+`` and
+    ``*`` commute exactly, and the one fused operation, ``z + c w`` as ``addcmul``, adds an
+    exact product (``c`` is 0 or 1), so every value is the literal's bit for bit.  ``y(t)``
+    after ``t`` rounds does not depend on how many rounds follow, so depth ``t`` of a deeper
+    evolution has the bits the literal gets with ``T = t``.  ``tests/g2s/test_algorithm2.py``
+    compares scores bit for bit at every depth.  Returns ``{t: (k, raw, scale)}``: the rounded
+    score, the score and the per-vertex scale ``|w_{Q,3}|^T relu(W_{Q,4} y_v)``.
     """
 
     def __init__(self, model, batch):
