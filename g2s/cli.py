@@ -108,6 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Algorithm 2's T_max for --method g2s (default: the checkpoint's, 15 "
                         "for the shipped ones)")
     s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
+    s.add_argument("--float32-screen", action="store_true",
+                   help="--method g2s only: screen Algorithm 2's decisions in float32 first, "
+                        "faster on large sparse graphs (see benchmarks/results/algorithm2.json);"
+                        " a decision the screen leaves open is scored in float64, so the answer "
+                        "is the literal algorithm's within the screen's measured error bound "
+                        "(default: float64 throughout, the literal's arithmetic bit for bit)")
     s.add_argument("--threads", type=argtypes.positive_int, default=None,
                    help="torch CPU threads for a neural method (default: 1 below "
                         f"{THREADS_ONE_BELOW} vertices, where more threads only add "
@@ -182,7 +188,8 @@ def _solve(args) -> dict:
         deadline = None if args.time_limit is None else \
             time.monotonic() + args.time_limit - (time.perf_counter() - t_start)
         S, extra = solve_g2s(args.problem, G, checkpoint=args.checkpoint, t_max=args.t_max,
-                             device=args.device, encoder=encoder, deadline=deadline)
+                             device=args.device, encoder=encoder, deadline=deadline,
+                             screen=args.float32_screen)
         info.update(extra)
     else:
         from g2s.heuristics import run_heuristic
@@ -229,6 +236,8 @@ def main(argv=None) -> int:
         if args.command is None:
             raise CommandLineError("a command is required (try 'g2s solve --help')")
         if args.command == "solve":
+            if args.float32_screen and args.method != "g2s":
+                raise CommandLineError("--float32-screen applies to --method g2s only")
             _check_output(args)
             result = _solve(args)
             text = json.dumps(result)

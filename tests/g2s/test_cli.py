@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 
+import networkx as nx
 import pytest
 
 from g2s.checkpoints import checkpoint_path
@@ -52,6 +53,7 @@ def test_output_file_written_atomically(petersen, tmp_path, capsys):
     (["solve", "--problem", "mvc", "{loop}"], 1, "self-loop"),
     (["solve", "--problem", "mvc", "--time-limit", "-1", "--method", "reference", "{graph}"], 2,
      "time-limit"),
+    (["solve", "--problem", "mvc", "--float32-screen", "{graph}"], 2, "--method g2s only"),
     ([], 2, "command is required"),
 ])
 def test_errors_are_one_line(tmp_path, args, code, needle):
@@ -74,6 +76,19 @@ def test_neural_methods_give_feasible_json(petersen, method, capsys):
     assert main(["solve", "--problem", "mvc", "--method", method, str(petersen)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["feasible"] is True and out["method"] == method
+
+
+@pytest.mark.torch
+def test_float32_screen_gives_the_same_answer(tmp_path, capsys):
+    """``--float32-screen`` is a speed choice: the same solution as the float64 default."""
+    graph = tmp_path / "er.txt"
+    G = nx.gnp_random_graph(60, 0.15, seed=3)
+    graph.write_text("".join(f"{u} {v}\n" for u, v in G.edges))
+    outs = []
+    for extra in ([], ["--float32-screen"]):
+        assert main(["solve", "--problem", "mvc", "--method", "g2s", *extra, str(graph)]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0]["solution"] == outs[1]["solution"] and outs[1]["feasible"] is True
 
 
 @pytest.mark.torch
