@@ -242,10 +242,12 @@ def validate_unit(key: dict, value) -> str | None:
     return None
 
 
-#: peak memory of one unit, from benchmarks/results/algorithm2.json (Algorithm 2, one torch
-#: thread: 265 MiB at n = 400, 871 MiB at n = 3,200 with 1.9M edges, 1,303 MiB at n = 25,000
-#: with 94k edges), rounded up: a base process, per vertex (the T_max rollouts' states) and per
-#: edge (the sparse adjacency in two precisions); a heuristic needs the graph only
+#: peak memory of one unit (Algorithm 2, one torch thread, measured when the grid was built:
+#: 265 MiB at n = 400, 871 MiB at n = 3,200 with 1.9M edges, 1,303 MiB at n = 25,000 with 94k
+#: edges; benchmarks/results/algorithm2.json never held these, as this comment used to say;
+#: session 11's reused buffers are ten (N, 16) tensors, 12 MiB at n = 25,000), rounded up: a
+#: base process, per vertex (the T_max rollouts' states) and per edge (the sparse adjacency in
+#: two precisions); a heuristic needs the graph only
 MEMORY_BASE, MEMORY_PER_VERTEX, MEMORY_PER_EDGE = 320 * 2**20, 40 * 2**10, 400
 
 
