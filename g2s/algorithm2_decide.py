@@ -102,7 +102,7 @@ def choose(k: torch.Tensor, cand: torch.Tensor) -> int:
 
 
 class Decider:
-    """Float32-screened decisions (module docstring of :mod:`g2s.algorithm2`, step 3).
+    """Float32-screened decisions (module docstring of :mod:`g2s.algorithm2`, step 2).
 
     The margin adapts: every exact rescoring measures the float32 error on every candidate of
     that state, and the margin is kept at ``10x`` the largest ratio of that error to the score

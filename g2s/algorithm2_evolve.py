@@ -1,10 +1,15 @@
-"""The float32 screen's arithmetic (:mod:`g2s.algorithm2`, step 2 of its docstring).
+"""Algorithm 2's arithmetic (:mod:`g2s.algorithm2`): the float32 screen (step 2 of its
+docstring) and the sparse product both paths use.
 
+* :func:`neighbour_sum_into` -- the neighbour sum into a reused buffer, with ``int32`` indices,
+  checked bit for bit against the literal's ``A @ x`` (:func:`int32_index_batch`);
 * :class:`Weights` -- G2S-RNN's parameters as plain tensors in one dtype, laid out for
   :func:`evaluate`;
-* :func:`evaluate` -- the lean evolution: one stacked ``16 x 32`` product per step serves
-  ``W_{G,1}`` and ``W_4``, in-place ``relu``, ``lerp`` for the gate; scores and scales at the
-  depths each state is read at;
+* :class:`Screen` -- the float32 evolution of one graph: one state at a time into reused
+  buffers, or several stacked by :func:`evaluate`;
+* :func:`evaluate` -- the lean evolution of stacked states: one ``16 x 32`` product per step
+  serves ``W_{G,1}`` and ``W_4``, in-place ``relu``, ``lerp`` for the gate; scores and scales
+  at the depths each state is read at;
 * :func:`candidates` -- the MDP's candidates from ``|Gamma(v) cap S|``;
 * :func:`complete_greedily` -- the problem's greedy rule that finishes a rollout after a deadline.
 """
