@@ -92,7 +92,7 @@ def floor(batch, literal_s_per_step: float, f64_steps_per_greedy_step: float) ->
     float64 path with the evolution steps it made per greedy step here (states shared)."""
     from g2s.algorithm2_evolve import neighbour_sum_into
     b32 = batch.to(dtype=torch.float32)
-    prod32, prod64 = neighbour_sum_into(b32), neighbour_sum_into(batch)
+    (prod32, _), (prod64, _) = neighbour_sum_into(b32), neighbour_sum_into(batch)
     N, dev = batch.num_nodes, batch.device
     x32, out32 = torch.rand(N, 16, device=dev), torch.empty(N, 16, device=dev)
     W, out2 = torch.rand(16, 32, device=dev), torch.empty(N, 32, device=dev)

@@ -64,7 +64,7 @@ class ExactScores:
         if batch.num_graphs != 1:
             raise ValueError("ExactScores evolves one graph")
         self.model, self.batch = model, batch
-        self.product = neighbour_sum_into(batch, model.encoder.dim)
+        self.product, _ = neighbour_sum_into(batch, model.encoder.dim)
         self.w3abs = model.qnet.w_Q3.weight.detach().abs().reshape(-1)
         shape = (batch.num_nodes, model.encoder.dim)
         self.buffers = [torch.empty(shape, dtype=batch.adj.dtype, device=batch.device)

@@ -2,7 +2,7 @@
 docstring) and the sparse product both paths use.
 
 * :func:`neighbour_sum_into` -- the neighbour sum into a reused buffer, with ``int32`` indices,
-  checked bit for bit against the literal's ``A @ x`` (:func:`int32_index_batch`);
+  checked bit for bit against the literal's ``A @ x``;
 * :class:`Weights` -- G2S-RNN's parameters as plain tensors in one dtype, laid out for
   :func:`evaluate`;
 * :class:`Screen` -- the float32 evolution of one graph: one state at a time into reused
@@ -24,15 +24,7 @@ import torch
 from g2s.nn.model import QModel
 
 __all__ = ["Weights", "Screen", "evaluate", "candidates", "complete_greedily",
-           "int32_index_batch", "neighbour_sum_into"]
-
-
-def int32_index_batch(batch):
-    """``batch`` with its adjacency's CSR indices in ``int32`` when that gives bit-identical
-    neighbour sums (checked by :func:`neighbour_sum_into`); else ``batch`` itself."""
-    out = _int32(batch)
-    return out if out is not batch and _same_sums(batch, _product(out), batch.adj.dtype) \
-        else batch
+           "neighbour_sum_into"]
 
 
 def _int32(batch):
@@ -65,8 +57,9 @@ def _same_sums(batch, product, dtype, width: int = 16) -> bool:
 
 
 def neighbour_sum_into(batch, width: int = 16):
-    """A function ``(x, out) -> out`` writing ``batch.neighbour_sum(x)`` into ``out``, bit for
-    bit, where that was checked to hold (random ``(N, width)`` features, once per call here);
+    """``(product, A)``: ``product(x, out)`` writes ``batch.neighbour_sum(x)`` into ``out`` bit
+    for bit, where that was checked to hold (random ``(N, width)`` features, once per call
+    here), multiplying by ``A`` (the adjacency with ``int32`` CSR indices, else ``batch.adj``);
     else the plain product copied into ``out``.
 
     Two things make it faster than ``A @ x``.  MKL's sparse product takes 32-bit indices: given
@@ -78,8 +71,8 @@ def neighbour_sum_into(batch, width: int = 16):
     for b in (_int32(batch), batch):
         product = _product(b)
         if _same_sums(batch, product, batch.adj.dtype, width):
-            return product
-    return lambda x, out: out.copy_(batch.neighbour_sum(x))
+            return product, b.adj
+    return (lambda x, out: out.copy_(batch.neighbour_sum(x))), batch.adj
 
 
 @dataclass
@@ -163,8 +156,8 @@ class Screen:
 
     def __init__(self, batch, W: Weights):
         d = W.w2.numel()
-        self.A = int32_index_batch(batch).adj
-        self.W, self.product = W, neighbour_sum_into(batch, d)
+        self.W = W
+        self.product, self.A = neighbour_sum_into(batch, d)
         self.buf = [torch.empty((batch.num_nodes, d), dtype=W.Wcat.dtype,
                                 device=batch.device) for _ in range(6)]
 
