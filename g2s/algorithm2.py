@@ -13,14 +13,16 @@ Its decisions define the answer; this module reproduces them faster.
 How a decision is made here (per rollout and greedy step):
 
 1. **Float64: the literal's own arithmetic** (:class:`g2s.algorithm2_decide.ExactScores`).
-   The state is evolved by the model's own ``rounds`` (the operations the literal's ``embed``
-   runs, on a one-column state of the literal's shape and dtype) and read at every depth a
-   rollout in that state needs; ``y(t)`` after ``t`` rounds does not depend on how many
-   rounds follow, so depth ``t`` of a deeper evolution has the bits the literal gets with
-   ``T = t``.  The rounded scores are therefore the literal's, bit for bit, and their argmax
-   *is* its decision: no error bound, no tie rule, no fallback.  The one change is the
-   adjacency's CSR indices in ``int32`` (the literal's are ``int64``, which MKL converts on
-   every product: 15-25% of the product's time); the row sums run in the same order, and
+   The state is evolved with the literal's floating-point operations (those of the model's
+   ``rounds``, which the literal's ``embed`` runs) on the same operands in the same order, on a
+   one-column state of the literal's shape and dtype, and read at every depth a rollout in that
+   state needs; ``y(t)`` after ``t`` rounds does not depend on how many rounds follow, so depth
+   ``t`` of a deeper evolution has the bits the literal gets with ``T = t``.  The rounded
+   scores are therefore the literal's, bit for bit, and their argmax *is* its decision: no
+   error bound, no tie rule, no fallback.  What differs is where results are stored (buffers
+   kept for the run; in-place operations round exactly as out-of-place ones) and the
+   adjacency's CSR indices, ``int32`` (the literal's are ``int64``, which MKL converts on every
+   product); the row sums run in the same order, and
    :func:`g2s.algorithm2_evolve.neighbour_sum_into` checks on random features, per run, that
    the sums are identical before using it.  ``tests/g2s/test_algorithm2.py`` compares the
    scores bit for bit at every depth (shipped and random weights; regular, bipartite, ER and
