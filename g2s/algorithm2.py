@@ -311,7 +311,7 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     if status == "time_limit":
         for r in range(R):
             if live[r]:
-                _complete_greedily(problem, inside[:, r], deg, screen32().A,
+                _complete_greedily(problem, inside[:, r], deg, batch.adj,
                                    lambda r=r: cand_of(r), lambda a, r=r: add(r, a))
     finished = not any(live) or status == "time_limit"
     if path is not None and path.exists() and finished:

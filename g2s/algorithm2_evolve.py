@@ -198,8 +198,9 @@ def candidates(problem: str, sel: torch.Tensor, inside: torch.Tensor, deg: torch
     return ~sel & (deg - 2 * inside > 0)              # max cut: positive gain
 
 
-def complete_greedily(problem, k, deg, A32, cand_of, add):
-    """Finish one rollout with the problem's greedy rule (after a deadline)."""
+def complete_greedily(problem, k, deg, A, cand_of, add):
+    """Finish one rollout with the problem's greedy rule (after a deadline); ``A`` is the
+    adjacency in any float dtype (the counts it gives are small integers, exact in either)."""
     while True:
         cand = cand_of()
         if not bool(cand.any()):
@@ -209,5 +210,5 @@ def complete_greedily(problem, k, deg, A32, cand_of, add):
         elif problem == "maxcut":
             key = (deg - 2 * k).to(torch.float64)          # gain of moving v into S
         else:
-            key = -(A32 @ cand.to(torch.float32)).to(torch.float64)   # candidate neighbours
+            key = -(A @ cand.to(A.dtype)).to(torch.float64)          # candidate neighbours
         add(int(torch.argmax(key.masked_fill(~cand, float("-inf")))))
