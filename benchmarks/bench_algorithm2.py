@@ -14,6 +14,11 @@ the same thread count for both paths.  Three kinds of measurement:
 * **The floor**: in the same process, the time of the products no evolution step can skip, and
   the ratio against the literal that a path doing only those could reach (``floor`` of each
   per-step row): the float32 ceiling bounds any path that evolves every (state, depth) pair.
+* **Levers** (CPU; ``levers`` of each per-step row): the seconds per round of the float32
+  screen and of the float64 re-check, the screened step's time split into float32 rounds,
+  float64 re-checks and the rest, the ratios those parts allow, and two levers measured:
+  ``torch.compile`` of a round's dense part, and a reverse Cuthill-McKee vertex order for the
+  sparse product.
 * **Growth with |V| and |E|**: the time of one model pass at ``T = 15`` on sparse ER with
   average degree 7.5 at several n (|E| grows with n) and on ER with fixed n and growing p
   (|E| alone grows); least-squares exponents of time ~ |V|^a and ~ |E|^b.  Section 5 states
@@ -32,6 +37,7 @@ Usage: ``python benchmarks/bench_algorithm2.py [--steps 4] [--warmup 40] [--thre
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import platform
 import shutil
@@ -110,6 +116,113 @@ def floor(batch, literal_s_per_step: float, f64_steps_per_greedy_step: float) ->
                                      / (f64_steps_per_greedy_step * sparse64), 2)}
 
 
+def _round_times(model, batch, c) -> tuple[float, float]:
+    """Seconds per evolution round of one state (``T = 15``, median of 5): the float32 screen
+    (:class:`g2s.algorithm2_evolve.Screen`) and the literal's float64 arithmetic
+    (:class:`g2s.algorithm2_decide.ExactScores`), the two kinds of round a screened run makes."""
+    from g2s.algorithm2_decide import ExactScores
+    from g2s.algorithm2_evolve import Screen, Weights
+    screen = Screen(batch.to(dtype=torch.float32),
+                    Weights.of(model, torch.float32, batch.device))
+    exact = ExactScores(model, batch)
+    t32 = _median_time(lambda: screen(c.unsqueeze(1), {0: [15]}), 5) / 15
+    t64 = _median_time(lambda: exact(c, [15]), 5) / 15
+    return t32, t64
+
+
+def _compiled_round_ratio(batch) -> dict:
+    """``torch.compile`` (inductor) of one float32 round's dense part (the gate, the stacked
+    ``16 x 32`` map, ``relu``, the ``lerp``) against the eager in-place operations the screen
+    runs, same inputs: > 1 means compiled is faster.  Records the error where the CPU build
+    cannot compile (no C++ compiler)."""
+    N, d = batch.num_nodes, 16
+    g = torch.Generator(device="cpu").manual_seed(0)
+    s, x = torch.randn(N, d, generator=g), torch.randn(N, d, generator=g).relu()
+    y, Wcat = torch.zeros(N, d), torch.randn(d, 2 * d, generator=g) / 4
+    B1, B4 = torch.randn(N, d, generator=g), torch.randn(N, d, generator=g)
+    W7t, b8 = torch.randn(d, d, generator=g) / 4, torch.randn(d, generator=g)
+    WG1t, W4t = Wcat[:, :d].contiguous(), Wcat[:, d:].contiguous()
+    xo, i = torch.empty(N, d), torch.empty(N, d)
+
+    def eager():
+        f = torch.sigmoid(torch.addmm(b8, x.sum(0, keepdim=True), W7t))
+        torch.addmm(B4, s, W4t, out=i)
+        y.lerp_(i.relu_(), f)
+        torch.addmm(B1, s, WG1t, out=xo).relu_()
+
+    def pure(s, x, y):
+        f = torch.sigmoid(x.sum(0, keepdim=True) @ W7t + b8)
+        P = s @ Wcat
+        return (P[:, :d] + B1).relu(), y + f * ((P[:, d:] + B4).relu() - y)
+
+    try:
+        compiled = torch.compile(pure, dynamic=False)
+        t0 = time.perf_counter()
+        compiled(s, x, y)
+        compile_s = time.perf_counter() - t0
+        t_c = _median_time(lambda: compiled(s, x, y))
+    except Exception as e:          # noqa: BLE001 -- recorded, not raised: a measurement
+        return {"torch_compile_error": f"{type(e).__name__}: {str(e)[:200]}"}
+    t_e = _median_time(eager)
+    return {"dense_round_eager_in_place_s": round(t_e, 6),
+            "dense_round_torch_compile_s": round(t_c, 6), "torch_compile_s": round(compile_s, 1),
+            "torch_compile_speedup": round(t_e / t_c, 2)}
+
+
+def _reordered_product_ratio(batch) -> float:
+    """The float32 sparse product after a reverse Cuthill-McKee relabelling of the vertices
+    (neighbours' rows nearer in memory) against the graph's own order: > 1 means faster."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+    from g2s.algorithm2_evolve import neighbour_sum_into
+    A, N = batch.adj, batch.num_nodes
+    M = sp.csr_matrix((A.values().numpy(), A.col_indices().numpy(), A.crow_indices().numpy()),
+                      shape=(N, N))
+    p = reverse_cuthill_mckee(M, symmetric_mode=True)
+    Mp = M[p][:, p].tocsr()
+    Mp.sort_indices()
+    times = []
+    for m in (M, Mp):
+        adj = torch.sparse_csr_tensor(torch.from_numpy(m.indptr.astype(np.int64)),
+                                      torch.from_numpy(m.indices.astype(np.int64)),
+                                      torch.from_numpy(m.data.astype(np.float32)), (N, N),
+                                      check_invariants=False)
+        prod, _ = neighbour_sum_into(dataclasses.replace(batch, adj=adj))
+        x, out = torch.rand(N, 16), torch.empty(N, 16)
+        times.append(_median_time(lambda p=prod, a=x, o=out: p(a, o)))
+    return round(times[0] / times[1], 2)
+
+
+def levers(model, batch, row: dict) -> dict:
+    """Where a float32-screened greedy step's time goes, and two levers measured (CPU only).
+
+    ``as_run``: the screened run's timed evolution rounds (float32, and float64 re-checks) times
+    the measured seconds per round of each kind; ``rest`` is the remainder of its seconds per
+    greedy step (decisions, candidate masks, Python).  ``ceiling_float32_screen_rounds_only`` is
+    the ratio against the literal if the rest were free; ``..._without_rechecks`` if the
+    float64 re-checks were free too (the screen's rounds alone).  Levers: ``torch.compile`` of
+    the round's dense part and a cache-friendlier vertex order for the sparse product."""
+    c = torch.from_numpy(np.random.default_rng(0).random(batch.num_nodes) < 0.3)
+    t32, t64 = _round_times(model, batch, c)
+    k = row["greedy_steps_timed"]
+    st = row["decisions_float32_screen"]
+    ev32 = st["evolution_steps_float32"] / k * t32
+    ev64 = st["evolution_steps_float64"] / k * t64
+    per_step = min(row["float32_screen_s"]) / k
+    lit = row["literal_s_per_step"]
+    return {"float32_round_s": round(t32, 6), "float64_exact_round_s": round(t64, 6),
+            "as_run_per_greedy_step": {"float32_rounds_s": round(ev32, 4),
+                                       "float64_rechecks_s": round(ev64, 4),
+                                       "rest_s": round(per_step - ev32 - ev64, 4),
+                                       "total_s": round(per_step, 4)},
+            "ceiling_float32_screen_rounds_only": round(lit / (ev32 + ev64), 2),
+            "ceiling_float32_screen_without_rechecks": round(lit / ev32, 2),
+            **_compiled_round_ratio(batch),
+            "reordered_sparse_product_speedup": _reordered_product_ratio(
+                batch.to(dtype=torch.float32))}
+
+
 def per_step(model, family, n, args, tmp: Path) -> dict:
     G, batch = _graph(family, n, args.device)
     base = tmp / f"{family}{n}.state"
@@ -155,6 +268,8 @@ def per_step(model, family, n, args, tmp: Path) -> dict:
            "decisions_float32_screen": counts32}
     row["floor"] = floor(batch, row["literal_s_per_step"],
                          counts["evolution_steps_float64"] / args.steps)
+    if args.device == "cpu":
+        row["levers"] = levers(model, batch, row)
     print(row, flush=True)
     return row
 
