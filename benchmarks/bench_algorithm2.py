@@ -217,7 +217,8 @@ def levers(model, batch, row: dict) -> dict:
                                        "rest_s": round(per_step - ev32 - ev64, 4),
                                        "total_s": round(per_step, 4)},
             "ceiling_float32_screen_rounds_only": round(lit / (ev32 + ev64), 2),
-            "ceiling_float32_screen_without_rechecks": round(lit / ev32, 2),
+            # None where the timed steps made no float32 round (every rollout in float64)
+            "ceiling_float32_screen_without_rechecks": round(lit / ev32, 2) if ev32 else None,
             **_compiled_round_ratio(batch),
             "reordered_sparse_product_speedup": _reordered_product_ratio(
                 batch.to(dtype=torch.float32))}
