@@ -80,7 +80,10 @@ and recomputing only the rows within ``t`` hops of the added vertex (exact, rela
 6e-16) saved nothing at n = 25,000 (139-175 against 140-186 ms per greedy step of 15 rollouts,
 float32): the ``t``-hop balls of sparse ER with average degree 7.5 hold about 8, 60, 430, 3,200
 and 15,000 vertices for ``t = 1..5``, so the deeper steps of ``T = 6..15`` touch the whole
-graph anyway, and the gate and the reader are global.
+graph anyway, and the gate and the reader are global.  Also measured (``levers`` in the
+benchmark JSON): ``torch.compile`` (inductor) of a float32 round's dense part runs slower than
+the eager in-place operations used here, and a reverse Cuthill-McKee vertex order speeds the
+float32 sparse product by about 5% on sparse ER, where neighbours stay scattered in memory.
 
 ``resume=PATH`` saves the rollout state atomically every ``save_every_s`` seconds and resumes
 from it (refusing a file made for another graph, model, problem or ``t_max``); decisions are
@@ -159,13 +162,14 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     :func:`g2s.evaluate.algorithm2_literal`); the float32 copy is made here.  By default
     every distinct state is evolved once in float64 by the literal's own operations and read at
     every depth it serves (exact by construction, module docstring step 1).  ``screen=True``
-    screens in float32 first (step 2: about 3x faster per greedy step on sparse graphs with
-    25,000 vertices; graphs full of exact ties send many decisions to the float64 scores),
-    moving a rollout to float64 once more than a quarter of its recent float32 decisions needed
-    them and back once its float64 decisions show wide leads.  ``batched`` evolves the float32
-    screens of every distinct state in one stacked evolution (default on CUDA); on a CPU one
-    state at a time keeps the working set in cache (float64 states are always evolved one at a
-    time, in the literal's shape).  ``max_steps`` truncates the episode (benchmarks only).
+    screens in float32 first (step 2: about twice as fast per greedy step as the float64 path
+    on sparse graphs with 25,000 vertices; graphs full of exact ties send many decisions to the
+    float64 scores), moving a rollout to float64 once more than a quarter of its recent float32
+    decisions needed them and back once its float64 decisions show wide leads.  ``batched``
+    evolves the float32 screens of every distinct state in one stacked evolution (default on
+    CUDA); on a CPU one state at a time keeps the working set in cache (float64 states are
+    always evolved one at a time, in the literal's shape).  ``max_steps`` truncates the episode
+    (benchmarks only).
     """
     if not model.variable_depth:
         raise ValueError("Algorithm 2 needs a variable-depth encoder")
