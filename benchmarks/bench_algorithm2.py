@@ -1,7 +1,7 @@
 """Algorithm 2: the exact fast path (:mod:`g2s.algorithm2`) against the literal algorithm.
 
 Ratios are measured in one process on the same machine, on the shipped MVC checkpoint, with
-the same thread count for both paths.  Three kinds of measurement:
+the same thread count for both paths.  What is measured:
 
 * **Per greedy step at the paper's scale** (sparse ER n = 25,000, average degree 7.5; ER
   n = 3,200, p = 0.15; bipartite n = 3,200, p = 0.75).  A whole episode there takes hours on
@@ -15,10 +15,10 @@ the same thread count for both paths.  Three kinds of measurement:
   the ratio against the literal that a path doing only those could reach (``floor`` of each
   per-step row): the float32 ceiling bounds any path that evolves every (state, depth) pair.
 * **Levers** (CPU; ``levers`` of each per-step row): the seconds per round of the float32
-  screen and of the float64 re-check, the screened step's time split into float32 rounds,
-  float64 re-checks and the rest, the ratios those parts allow, and two levers measured:
-  ``torch.compile`` of a round's dense part, and a reverse Cuthill-McKee vertex order for the
-  sparse product.
+  screen and of the literal's float64 arithmetic, the screened step's time split into float32
+  rounds, float64 rounds (re-checks and rollouts in float64) and the rest, the ratios those
+  parts allow, and two levers measured: ``torch.compile`` of a round's dense part, and a
+  reverse Cuthill-McKee vertex order for the sparse product.
 * **Growth with |V| and |E|**: the time of one model pass at ``T = 15`` on sparse ER with
   average degree 7.5 at several n (|E| grows with n) and on ER with fixed n and growing p
   (|E| alone grows); least-squares exponents of time ~ |V|^a and ~ |E|^b.  Section 5 states
