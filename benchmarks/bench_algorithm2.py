@@ -17,8 +17,9 @@ the same thread count for both paths.  What is measured:
 * **Levers** (CPU; ``levers`` of each per-step row): the seconds per round of the float32
   screen and of the literal's float64 arithmetic, the screened step's time split into float32
   rounds, float64 rounds (re-checks and rollouts in float64) and the rest, the ratios those
-  parts allow, and two levers measured: ``torch.compile`` of a round's dense part, and a
-  reverse Cuthill-McKee vertex order for the sparse product.
+  parts allow, and three levers measured: ``torch.compile`` of a round's dense part, a
+  reverse Cuthill-McKee vertex order for the sparse product, and a hand-written fused round
+  (``benchmarks/fused_round.py``: one compiled C++ pass, built where a compiler is present).
 * **Growth with |V| and |E|**: the time of one model pass at ``T = 15`` on sparse ER with
   average degree 7.5 at several n (|E| grows with n) and on ER with fixed n and growing p
   (|E| alone grows); least-squares exponents of time ~ |V|^a and ~ |E|^b.  Section 5 states
@@ -203,8 +204,13 @@ def levers(model, batch, row: dict) -> dict:
     ``rest`` is the remainder of its seconds per greedy step (decisions, candidate masks,
     Python).  ``ceiling_float32_screen_rounds_only`` is the ratio against the literal if the
     rest were free; ``..._float32_rounds_only`` if the float64 rounds were free too.  Levers:
-    ``torch.compile`` of the round's dense part and a cache-friendlier vertex order for the
-    sparse product."""
+    ``torch.compile`` of the round's dense part, a cache-friendlier vertex order for the sparse
+    product, and a hand-written fused AVX2 round (``fused_round``, :mod:`fused_round`) with the
+    ratio the screened step would reach with its float32 rounds at that kernel's speed and
+    everything else as run."""
+    from fused_round import measure as fused_measure
+
+    from g2s.algorithm2_evolve import Weights
     c = torch.from_numpy(np.random.default_rng(0).random(batch.num_nodes) < 0.3)
     t32, t64 = _round_times(model, batch, c)
     k = row["greedy_steps_timed"]
@@ -213,6 +219,11 @@ def levers(model, batch, row: dict) -> dict:
     ev64 = st["evolution_steps_float64"] / k * t64
     per_step = min(row["float32_screen_s"]) / k
     lit = row["literal_s_per_step"]
+    b32 = batch.to(dtype=torch.float32)
+    fused = fused_measure(b32, Weights.of(model, torch.float32, batch.device), c)
+    if "fused_round_speedup" in fused:    # the float32 rounds at the fused kernel's speed
+        fused["ceiling_float32_screen_with_fused_rounds"] = round(
+            lit / (ev32 / fused["fused_round_speedup"] + ev64 + (per_step - ev32 - ev64)), 2)
     return {"float32_round_s": round(t32, 6), "float64_exact_round_s": round(t64, 6),
             "as_run_per_greedy_step": {"float32_rounds_s": round(ev32, 4),
                                        "float64_rounds_s": round(ev64, 4),
@@ -222,8 +233,8 @@ def levers(model, batch, row: dict) -> dict:
             # None where the timed steps made no float32 round (every rollout in float64)
             "ceiling_float32_screen_float32_rounds_only": round(lit / ev32, 2) if ev32 else None,
             **_compiled_round_ratio(batch),
-            "reordered_sparse_product_speedup": _reordered_product_ratio(
-                batch.to(dtype=torch.float32))}
+            "reordered_sparse_product_speedup": _reordered_product_ratio(b32),
+            "fused_round": fused}
 
 
 def per_step(model, family, n, args, tmp: Path) -> dict:
