@@ -220,7 +220,8 @@ def levers(model, batch, row: dict) -> dict:
     per_step = min(row["float32_screen_s"]) / k
     lit = row["literal_s_per_step"]
     b32 = batch.to(dtype=torch.float32)
-    fused = fused_measure(b32, Weights.of(model, torch.float32, batch.device), c)
+    fused = fused_measure(b32, Weights.of(model, torch.float32, batch.device), c,
+                          lambda f: _median_time(f, 21))
     if "fused_round_speedup" in fused:    # the float32 rounds at the fused kernel's speed
         fused["ceiling_float32_screen_with_fused_rounds"] = round(
             lit / (ev32 / fused["fused_round_speedup"] + ev64 + (per_step - ev32 - ev64)), 2)

@@ -11,9 +11,6 @@ the biases of ``c_v``, both ``relu``, the gate's ``lerp`` into ``y_v`` and the c
 
 from __future__ import annotations
 
-import time
-
-import numpy as np
 import torch
 
 SOURCE = r"""
@@ -95,24 +92,15 @@ def build():
         extra_cflags=["-O3", "-mavx2", "-mfma"], verbose=False)
 
 
-def _median(f, k=21) -> float:
-    f()
-    times = []
-    for _ in range(k):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times))
-
-
-def measure(batch32, W, c: torch.Tensor) -> dict:
+def measure(batch32, W, c: torch.Tensor, timer) -> dict:
     """One float32 round of the state ``c`` (bool ``(N,)``) at depth 2 (``x(2)`` from ``x(1)``),
     fused against the :class:`~g2s.algorithm2_evolve.Screen` operations (the neighbour sum into
     a reused buffer, two ``addmm``, ``relu``, ``lerp``, the column sum), same process, same
     inputs: seconds of each, the speed-up, and the largest difference of ``x(t+1)``, ``y`` and
     the column sums of ``x(t+1)``, each relative to its largest magnitude (float32 sums in
     another order).  ``W``:
-    :class:`~g2s.algorithm2_evolve.Weights` in float32; the graph must be unweighted."""
+    :class:`~g2s.algorithm2_evolve.Weights` in float32; the graph must be unweighted;
+    ``timer(f)``: the median seconds of a call of ``f`` (the calling benchmark's)."""
     from g2s.algorithm2_evolve import neighbour_sum_into
     A = batch32.adj
     if A.layout != torch.sparse_csr or A.device.type != "cpu" or W.Wself_t is not None \
@@ -155,7 +143,7 @@ def measure(batch32, W, c: torch.Tensor) -> dict:
         return float((a - b).abs().max() / b.abs().max().clamp_min(1e-30))
 
     diff = {"x": rel(xf, xe), "y": rel(yf, ye), "column_sums": rel(xsum, xe.sum(0))}
-    t_e, t_f = _median(eager), _median(fused)
+    t_e, t_f = timer(eager), timer(fused)
     return {"eager_round_s": round(t_e, 6), "fused_round_s": round(t_f, 6),
             "fused_round_speedup": round(t_e / t_f, 2),
             "fused_round_max_rel_diff": {k: float(f"{v:.2e}") for k, v in diff.items()}}
