@@ -98,9 +98,9 @@ def measure(batch32, W, c: torch.Tensor, timer) -> dict:
     a reused buffer, two ``addmm``, ``relu``, ``lerp``, the column sum), same process, same
     inputs: seconds of each, the speed-up, and the largest difference of ``x(t+1)``, ``y`` and
     the column sums of ``x(t+1)``, each relative to its largest magnitude (float32 sums in
-    another order).  ``W``:
-    :class:`~g2s.algorithm2_evolve.Weights` in float32; the graph must be unweighted;
-    ``timer(f)``: the median seconds of a call of ``f`` (the calling benchmark's)."""
+    another order).  ``W``: :class:`~g2s.algorithm2_evolve.Weights` in float32; the graph
+    must be unweighted; ``timer(f)``: the median seconds of a call of ``f`` (the calling
+    benchmark's)."""
     from g2s.algorithm2_evolve import neighbour_sum_into
     A = batch32.adj
     if A.layout != torch.sparse_csr or A.device.type != "cpu" or W.Wself_t is not None \
@@ -111,6 +111,7 @@ def measure(batch32, W, c: torch.Tensor, timer) -> dict:
     except Exception as e:      # noqa: BLE001 -- recorded: no compiler, ninja or AVX2
         return {"fused_round_error": f"{type(e).__name__}: {str(e)[:200]}"}
     N, d = batch32.num_nodes, W.w2.numel()
+    c = c.to(device="cpu", dtype=torch.bool).contiguous()     # the kernel reads (N,) bytes
     crow, col = A.crow_indices().to(torch.int32), A.col_indices().to(torch.int32)
     cf = c.to(torch.float32).reshape(N, 1)
     B1 = torch.addcmul(W.w3.expand(N, d), cf, W.w2.expand(N, d))
