@@ -94,14 +94,14 @@ def build():
 
 def measure(batch32, W, c: torch.Tensor, timer) -> dict:
     """One float32 round of the state ``c`` (bool ``(N,)``) at depth 2 (``x(2)`` from ``x(1)``),
-    fused against the :class:`~g2s.algorithm2_evolve.Screen` operations (the neighbour sum into
-    a reused buffer, two ``addmm``, ``relu``, ``lerp``, the column sum), same process, same
+    fused against :meth:`g2s.algorithm2_evolve.Screen.round` (the neighbour sum into a reused
+    buffer, two ``addmm``, ``relu``, ``lerp``) and the column sums, same process, same
     inputs: seconds of each, the speed-up, and the largest difference of ``x(t+1)``, ``y`` and
     the column sums of ``x(t+1)``, each relative to its largest magnitude (float32 sums in
     another order).  ``W``: :class:`~g2s.algorithm2_evolve.Weights` in float32; the graph
     must be unweighted; ``timer(f)``: the median seconds of a call of ``f`` (the calling
     benchmark's)."""
-    from g2s.algorithm2_evolve import neighbour_sum_into
+    from g2s.algorithm2_evolve import Screen
     A = batch32.adj
     if A.layout != torch.sparse_csr or A.device.type != "cpu" or W.Wself_t is not None \
             or not bool((A.values() == 1).all()):
@@ -119,17 +119,13 @@ def measure(batch32, W, c: torch.Tensor, timer) -> dict:
     x = B1.relu()                                           # x(1)
     bias = torch.stack([torch.cat([W.w3, W.b6]), torch.cat([W.w3 + W.w2, W.b6 + W.w5])])
     y0 = torch.rand(N, d, generator=torch.Generator().manual_seed(0))
-    product, _ = neighbour_sum_into(batch32, d)
-    s, i, xe, ye = (torch.empty(N, d) for _ in range(4))
-    xf, yf, xsum = torch.empty(N, d), torch.empty(N, d), torch.empty(d)
+    screen = Screen(batch32, W)
+    xe, ye, xf, yf = (torch.empty(N, d) for _ in range(4))
+    xsum = torch.empty(d)
 
-    def eager():
+    def eager():                # the screen's own round, and the next gate's column sums
         ye.copy_(y0)
-        product(x, s)
-        g = torch.sigmoid(torch.addmm(W.b8, x.sum(0, keepdim=True), W.W7t))
-        torch.addmm(B4, s, W.W4t, out=i)
-        ye.lerp_(i.relu_(), g)
-        torch.addmm(B1, s, W.WG1t, out=xe).relu_()
+        screen.round(x, ye, B1, B4, xe)
         xe.sum(0)
 
     def fused():

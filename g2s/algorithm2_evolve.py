@@ -166,7 +166,7 @@ class Screen:
             return evaluate(self.A, self.W, c, want)
         W, N = self.W, c.shape[0]
         d = W.w2.numel()
-        x, s, i, y, B1, B4 = self.buf
+        x, _, _, y, B1, B4 = self.buf                              # s, i: round's scratch
         cf = c.to(W.Wcat.dtype).reshape(N, 1)
         torch.addcmul(W.w3.expand(N, d), cf, W.w2.expand(N, d), out=B1)
         torch.addcmul(W.b6.expand(N, d), cf, W.w5.expand(N, d), out=B4)
@@ -175,18 +175,25 @@ class Screen:
         out, depths = {}, want[0]
         last = max(depths)
         for t in range(1, last + 1):
-            self.product(x, s)                                    # s(t) = A x(t)
-            f = torch.sigmoid(torch.addmm(W.b8, x.sum(0, keepdim=True), W.W7t))   # the gate
-            torch.addmm(B4, s, W.W4t, out=i)
-            if W.Wself_t is not None:
-                i.addmm_(x, W.Wself_t)
-            y.lerp_(i.relu_(), f)                                 # y(t) = f i + (1-f) y(t-1)
+            self.round(x, y, B1, B4, x if t < last else None)
             if t in depths:
                 h = torch.relu(y @ W.WQ4t)
                 out[(0, t)] = (h @ W.wQ3, h @ W.wQ3.abs())
-            if t < last:
-                torch.addmm(B1, s, W.WG1t, out=x).relu_()         # x(t+1)
         return out
+
+    def round(self, x, y, B1, B4, x_next=None) -> None:
+        """One round of one state, in place: ``y(t)`` into ``y`` from ``x(t)`` and ``y(t-1)``;
+        ``x(t+1)`` into ``x_next`` (which may be ``x``) unless it is ``None``.  ``B1`` and
+        ``B4`` are the state's biases (``w_{G,3} + c w_{G,2}``, ``b_6 + c w_5``)."""
+        W, s, i = self.W, self.buf[1], self.buf[2]
+        self.product(x, s)                                        # s(t) = A x(t)
+        f = torch.sigmoid(torch.addmm(W.b8, x.sum(0, keepdim=True), W.W7t))   # the gate
+        torch.addmm(B4, s, W.W4t, out=i)
+        if W.Wself_t is not None:
+            i.addmm_(x, W.Wself_t)
+        y.lerp_(i.relu_(), f)                                     # y(t) = f i + (1-f) y(t-1)
+        if x_next is not None:
+            torch.addmm(B1, s, W.WG1t, out=x_next).relu_()        # x(t+1)
 
 
 def candidates(problem: str, sel: torch.Tensor, inside: torch.Tensor, deg: torch.Tensor):
