@@ -66,17 +66,17 @@ def main(argv=None) -> dict:
             rows.append({"instance": name, "n": G.number_of_nodes(), "m": G.number_of_edges(),
                          "run": label, "formulation": formulation, "objective": res.objective,
                          "bound": res.bound, "status": res.status, "gap": round(res.gap, 4),
-                         "bound_from": res.bound_from, "solution_from": res.solution_from,
+                         "bound_by": res.bound_by, "best_known_by": res.best_known_by,
                          "bounds": res.bounds, "seconds": res.seconds})
             print(f"{name:11s} {label:9s} objective={res.objective} bound={res.bound} "
-                  f"({res.bound_from}) {res.status} {res.seconds:.1f}s", flush=True)
+                  f"({res.bound_by}) {res.status} {res.seconds:.1f}s", flush=True)
     by = {(r["instance"], r["run"]): r for r in rows}
     summary = {name: {"bound_before": by[name, "before"]["bound"],
                       "bound_after": by[name, "after"]["bound"],
                       "bound_mis_only": by[name, "mis-only"]["bound"],
                       "objective_before": by[name, "before"]["objective"],
                       "objective_after": by[name, "after"]["objective"],
-                      "after_bound_from": by[name, "after"]["bound_from"]}
+                      "after_bound_by": by[name, "after"]["bound_by"]}
                for name in instances()}
     result = {"benchmark": "MVC reference bound: own program vs MIS program vs both",
               "problem": "mvc", "time_limit": args.time_limit, "workers": 1,

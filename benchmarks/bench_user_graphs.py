@@ -75,7 +75,7 @@ def _run(method: str, G: nx.Graph, time_limit: float) -> tuple[set, dict]:
     if method == "reference":
         res = solve_reference(PROBLEM, G, time_limit=time_limit)
         return set(res.solution), {"bound": res.bound, "status": res.status,
-                                   "bound_from": res.bound_from}
+                                   "bound_by": res.bound_by}
     from g2s.evaluate import solve_g2s
     S, _ = solve_g2s(PROBLEM, G, encoder=MODELS[method])
     return set(S), {}

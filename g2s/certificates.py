@@ -53,6 +53,7 @@ __all__ = [
     "verify_certificate",
     "reference",
     "verify_all",
+    "record_improvement",
     "main",
 ]
 
@@ -225,6 +226,52 @@ def reference(problem: str, family: str, n: int, index: int,
         raise KeyError(f"no certificate for {problem}/{family}/{key}")
     _store(problem, family, key, _entry(G, family, n, index, res, limit), directory)
     return res
+
+
+def record_improvement(problem: str, family: str, n: int, index: int, solution, by: str,
+                       directory: Path | None = None) -> ReferenceResult | None:
+    """Store ``solution`` as the best known of one instance if it beats the stored one.
+
+    The reference is never beaten silently: a method that finds a better solution than a
+    stored, not proven optimal, reference becomes the best known (recorded as found by ``by``;
+    the proven bound is kept, and the status becomes ``optimal`` if the two now meet).  The
+    complementary MVC / MIS entry of the same graph, when stored, is updated with the
+    complement.  Returns the updated result, or ``None`` when ``solution`` is not better.
+    Raises :class:`CertificateError` when it beats a proven bound (the bound or the solution
+    check is wrong) and ``ValueError`` when it is infeasible.
+    """
+    key = f"{n}/{index}"
+    G = instance_graph(family, n, index)
+    entry = load_certificates(problem, family, directory).get(key)
+    if entry is None:
+        raise KeyError(f"no certificate for {problem}/{family}/{key}")
+    res = verify_certificate(problem, family, key, entry, G)
+    value = check_solution(problem, G, solution)
+    better = value < res.objective if SENSE[problem] == "min" else value > res.objective
+    if not better:
+        return None
+    if (value < res.bound) if SENSE[problem] == "min" else (value > res.bound):
+        raise CertificateError(f"{problem}/{family}/{key}: {by}'s objective {value} beats the "
+                               f"proven bound {res.bound}")
+    updates = [(problem, sorted(solution, key=repr), value, res.bound)]
+    if problem in _COMPLEMENT and key in load_certificates(_COMPLEMENT[problem], family,
+                                                           directory):
+        other = load_certificates(_COMPLEMENT[problem], family, directory)[key]
+        nv = G.number_of_nodes()
+        updates.append((_COMPLEMENT[problem], sorted(set(G) - set(solution), key=repr),
+                        nv - value, other["bound"]))
+    for prob, sol, val, bound in updates:
+        stored = dict(load_certificates(prob, family, directory)[key])
+        for old in ("solution_from", "bound_from"):  # named apart since they were stored
+            if old in stored:
+                stored["best_known_by" if old == "solution_from" else "bound_by"] = \
+                    stored.pop(old)
+        stored.update(solution=sol, objective=val, best_known_by=by,
+                      status="optimal" if val == bound else "time_limit")
+        verify_certificate(prob, family, key, stored, G)
+        _store(prob, family, key, stored, directory)
+    return verify_certificate(problem, family, key,
+                              load_certificates(problem, family, directory)[key], G)
 
 
 def verify_all(directory: Path | None = None) -> dict:

@@ -13,7 +13,8 @@ timings with one meaning each, for every method:
 
 ``status`` is ``complete`` (the method ran to its end: the heuristics, and a neural method
 within its budget), ``optimal`` or ``time_limit`` (the reference proved optimality / was cut
-off; it adds ``bound``, ``bound_from``, ``solution_from`` and ``bounds``, see
+off; it adds ``bound``, ``bound_by`` (what proved the bound), ``best_known_by`` (what found
+the solution), ``gap``, ``bounds`` and ``versions`` (the solvers' package versions), see
 :func:`g2s.solvers.solve_reference`), or ``time_limit`` for a neural method that ``--time-limit``
 cut short.
 
@@ -179,8 +180,8 @@ def _solve(args) -> dict:
                               seed=0 if args.seed is None else args.seed)
         S = set(res.solution)
         info = {"bound": res.bound, "status": res.status, "how": res.method,
-                "bound_from": res.bound_from, "solution_from": res.solution_from,
-                "bounds": res.bounds}
+                "bound_by": res.bound_by, "best_known_by": res.best_known_by,
+                "gap": round(res.gap, 6), "bounds": res.bounds, "versions": res.versions}
     elif args.method == "g2s" or args.method in MODEL_METHODS:
         from g2s.nn.device import resolve_device
         resolve_device(args.device)

@@ -51,8 +51,13 @@ def run_program(problem, form, G, method, time_limit, hint, seed, workers):
     return (None if S is None else set(G) - S), G.number_of_nodes() - int_bound(form, raw)
 
 
-def solve_program(problem, G, method, time_limit, hint, seed, workers, formulation):
-    """The 0/1 program(s) of one component (module docstring); also says what gave what."""
+def solve_program(problem, G, method, time_limit, hint, seed, workers, formulation,
+                  hint_by="hint"):
+    """The 0/1 program(s) of one component (module docstring); also says what gave what.
+
+    ``hint_by`` names what found ``hint`` (a best-known solver, a heuristic, the caller); a
+    program's answer replaces the hint only when strictly better, so a warm-started program
+    that merely returns its hint does not claim the solution."""
     if problem == "maxcut":
         forms = ["maxcut"]
     elif formulation == "both":
@@ -61,7 +66,7 @@ def solve_program(problem, G, method, time_limit, hint, seed, workers, formulati
         forms = [formulation]
     start = time.perf_counter()
     S = hint if hint is not None else (set(G) if problem == "mvc" else set())
-    value, solution_from = check_solution(problem, G, S), "hint"
+    value, solution_from = check_solution(problem, G, S), hint_by
     bound = bound_from = None
     bounds = dict.fromkeys(forms)
     for k, form in enumerate(forms):
@@ -72,8 +77,7 @@ def solve_program(problem, G, method, time_limit, hint, seed, workers, formulati
         bounds[form] = b
         if T is not None:
             t_value = check_solution(problem, G, T)
-            # the first program's answer replaces an equally good hint (as before issue 17)
-            if better(problem, t_value, value) or (k == 0 and t_value == value):
+            if better(problem, t_value, value):
                 S, value, solution_from = T, t_value, form
         if bound is None or tighter(problem, b, bound):
             bound, bound_from = b, form

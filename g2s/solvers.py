@@ -25,14 +25,24 @@ three objectives are sums over components, so this is exact):
   component fixed to side 0, plus the triangle inequalities ``y_uv + y_vw + y_uw <= 2`` and
   ``y_uv <= y_vw + y_uw``, valid because a triangle has 0 or 2 cut edges); the max-cut bound
   is the smaller of the solver's and the eigenvalue bound :func:`max_cut_eigenvalue_bound`.
-  CP-SAT starts from a hint (by default :func:`g2s.heuristics.best_heuristic`); scipy's HiGHS
-  takes no start, but the hint is returned whenever it beats HiGHS's incumbent.  The time
-  limit is wall clock, so results under a time limit can differ between runs and machines.
+  CP-SAT starts from a hint; scipy's HiGHS takes no start, but the hint is returned whenever
+  it beats HiGHS's incumbent.  The time limit is wall clock, so results under a time limit
+  can differ between runs and machines.
+
+**Best known solution and proven bound, kept apart.**  A timed integer program proves bounds
+well but, on hard instances, often returns little more than its hint.  So by default the hint
+of a program component is the *best known solution* of :func:`g2s.best_known.best_known_solution`
+(a state-of-the-art solver -- CHILS for MIS and MVC, simulated annealing for max cut -- against
+the classical heuristics), found in :func:`best_known_budget` of the time limit; the programs
+then spend the rest warm-started from it, to improve it if they can and to prove a bound.  The
+result says who found the solution (``best_known_by``: the solver, ``heuristic``, ``hint`` for
+a caller's hint, a program's formulation when it improved on its hint, or an exact method) and
+who proved the bound (``bound_by``), with the seconds and the solver versions.
 
 MVC and MIS are one problem seen from two sides (Gallai 1959: ``S`` is a cover iff ``V - S`` is
 independent, so ``tau(G) = n - alpha(G)``), but the two 0/1 programs do not search alike: on a
 dense 450-vertex graph CP-SAT's MIS program proved ``alpha <= 30`` (so ``tau >= 420``) in the
-time its MVC program proved only ``tau >= 402`` (issue 17).  With ``formulation="both"`` (the
+time its MVC program proved only ``tau >= 402`` (measured in ``benchmarks/results/reference_formulations.json``).  With ``formulation="both"`` (the
 default) a program component of an MVC or MIS instance is solved by the problem's own program
 on half the time limit, then -- unless that proved optimality -- by the complementary program
 on the rest, started from the complement of the best solution so far.  The result keeps the
@@ -51,6 +61,7 @@ from dataclasses import asdict, dataclass, field
 
 import networkx as nx
 
+from g2s.best_known import best_known_solution, solver_versions
 from g2s.exact_solvers import (
     ENUMERATION_MAX_VERTICES,
     EXACT_METHODS,
@@ -64,8 +75,19 @@ from g2s.solver_programs import better, solve_program
 __all__ = [
     "ReferenceResult", "solve_reference", "bipartite_matching_number",
     "max_cut_eigenvalue_bound", "BACKENDS", "FORMULATIONS",
-    "ENUMERATION_MAX_VERTICES",
+    "ENUMERATION_MAX_VERTICES", "BEST_KNOWN_SHARE", "best_known_budget",
 ]
+
+#: the share of a program component's time limit spent finding its best known solution (the
+#: rest goes to the warm-started programs, which prove the bound), and at most this many
+#: seconds per vertex: CHILS stops only at its budget, and on the benchmark's graphs it found
+#: its best within 0.05 s at 400 vertices (``benchmarks/results/reference.json``)
+BEST_KNOWN_SHARE, BEST_KNOWN_SECONDS_PER_VERTEX = 0.25, 0.002
+
+
+def best_known_budget(n: int, time_limit: float) -> float:
+    """Seconds for the best-known search on an ``n``-vertex component (constants above)."""
+    return min(BEST_KNOWN_SHARE * time_limit, max(0.01, n * BEST_KNOWN_SECONDS_PER_VERTEX))
 
 BACKENDS = ("auto", "cpsat", "highs", "enumeration", "konig", "tree-dp", "bipartite-cut")
 #: which 0/1 programs solve MVC and MIS: both (module docstring), or only the one named
@@ -78,10 +100,12 @@ class ReferenceResult:
 
     ``bound`` is in the objective's units: ``bound <= OPT <= objective`` for MVC and
     ``objective <= OPT <= bound`` for max cut and MIS; ``status == "optimal"`` iff they meet.
-    ``solution_from`` and ``bound_from`` name what gave the solution and the bound (on a tie,
-    the program that ran first), joined by ``+`` over the components: a 0/1 program by its
-    formulation (``mvc``, ``mis``, ``maxcut``), ``hint`` (the starting solution was not
-    improved), ``eigenvalue`` (max cut's spectral bound), or an exact method.  ``bounds`` maps
+    ``best_known_by`` and ``bound_by`` name what gave the solution and the bound (on a tie,
+    what came first), joined by ``+`` over the components: a 0/1 program by its formulation
+    (``mvc``, ``mis``, ``maxcut``: it improved on its start), the best-known solver
+    (:data:`g2s.best_known.BEST_KNOWN_SOLVER`) or ``heuristic`` (the start was not improved),
+    ``hint`` (the caller's hint was not improved), ``eigenvalue`` (max cut's spectral bound),
+    or an exact method.  ``versions`` holds the solver packages' versions.  ``bounds`` maps
     each 0/1 program run to the bound it proved alone, in this problem's units (``None`` where
     it was not run on a component because the other had proved optimality already or had used
     up the time limit; empty when no program ran).
@@ -94,9 +118,10 @@ class ReferenceResult:
     status: str
     method: str
     seconds: float
-    solution_from: str = ""
-    bound_from: str = ""
+    best_known_by: str = ""
+    bound_by: str = ""
     bounds: dict = field(default_factory=dict)
+    versions: dict = field(default_factory=dict)
 
     @property
     def gap(self) -> float:
@@ -112,7 +137,12 @@ class ReferenceResult:
     def from_json(cls, data: dict) -> ReferenceResult:
         fields = ("problem", "objective", "bound", "status", "method", "seconds")
         kw = {k: data[k] for k in fields}
-        kw.update({k: data[k] for k in ("solution_from", "bound_from", "bounds") if k in data})
+        kw.update({k: data[k] for k in ("best_known_by", "bound_by", "bounds", "versions")
+                   if k in data})
+        # entries stored before the best known and the bound were named apart
+        for old, new in (("solution_from", "best_known_by"), ("bound_from", "bound_by")):
+            if old in data and new not in data:
+                kw[new] = data[old]
         return cls(solution=tuple(data["solution"]), **kw)
 
 
@@ -124,11 +154,6 @@ def _sorted(S) -> tuple:
 
 
 _EXACT = EXACT_METHODS
-
-
-def _default_hint(problem: str, G: nx.Graph):
-    from g2s.heuristics import best_heuristic
-    return set(best_heuristic(problem, G))
 
 
 def _auto_method(problem: str, G: nx.Graph, program: str) -> str:
@@ -153,9 +178,16 @@ def _solve_part(problem, G, method, time_limit, hint, seed, workers, formulation
     else:
         if hint is not None and not is_feasible(problem, G, hint & set(G)):
             raise ValueError("the hint is not a feasible solution")
-        hint = _default_hint(problem, G) if hint is None else hint & set(G)
-        S, bound, S_from, b_from, bounds = solve_program(problem, G, method, time_limit, hint,
-                                                         seed, workers, formulation)
+        start = time.perf_counter()
+        if hint is None:
+            known = best_known_solution(problem, G,
+                                        best_known_budget(G.number_of_nodes(), time_limit), seed)
+            hint, hint_by = set(known.solution), known.by
+        else:
+            hint, hint_by = hint & set(G), "hint"
+        left = max(time_limit - (time.perf_counter() - start), 0.01)
+        S, bound, S_from, b_from, bounds = solve_program(problem, G, method, left, hint,
+                                                         seed, workers, formulation, hint_by)
     value = check_solution(problem, G, S)
     bound = value if bound is None else bound
     if better(problem, value, bound):
@@ -180,15 +212,16 @@ def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backen
         ``"auto"`` (exact special cases per component, else CP-SAT, else HiGHS when OR-Tools is
         missing) or one method of :data:`BACKENDS` applied to the whole graph.
     hint : set, optional
-        A feasible starting solution; default: the best classical heuristic.
+        A feasible starting solution; default: the best known solution
+        (:func:`g2s.best_known.best_known_solution` in :func:`best_known_budget`).
     seed : int
-        CP-SAT's random seed (HiGHS runs with its default seed).
+        CP-SAT's and the best-known solver's seed (HiGHS runs with its default seed).
     workers : int
         CP-SAT search workers; 1 (default) for reproducible runs.
     formulation : {"both", "mvc", "mis"}
         For MVC and MIS: run both 0/1 programs within the time limit (default; module
-        docstring), or only the one named (``formulation=problem`` is the behaviour before
-        issue 17).  Ignored for max cut.
+        docstring), or only the one named (``formulation=problem``: the problem's own
+        program alone).  Ignored for max cut.
     """
     if problem not in PROBLEMS:
         raise ValueError(f"unknown problem {problem!r}; expected one of {', '.join(PROBLEMS)}")
@@ -244,5 +277,5 @@ def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backen
     return ReferenceResult(problem=problem, objective=value, solution=_sorted(solution),
                            bound=bound, status="optimal" if value == bound else "time_limit",
                            method=joined(methods), seconds=round(time.perf_counter() - start, 4),
-                           solution_from=joined(s_from), bound_from=joined(b_from),
-                           bounds=bounds)
+                           best_known_by=joined(s_from), bound_by=joined(b_from),
+                           bounds=bounds, versions=solver_versions())

@@ -156,7 +156,7 @@ def test_reference_bound_is_the_tighter_of_both_formulations(tmp_path, problem, 
 
     ``bounds`` holds what each program proved alone (``None``: skipped because the first one
     proved optimality); the reported ``bound`` is at least as tight as every one of them, is
-    valid for the reported solution, and ``bound_from`` names the program that gave it.
+    valid for the reported solution, and ``bound_by`` names the program that gave it.
     """
     from g2s.graph_io import write_graph
     from g2s.graphs import erdos_renyi
@@ -168,10 +168,11 @@ def test_reference_bound_is_the_tighter_of_both_formulations(tmp_path, problem, 
     proved = {f: b for f, b in out["bounds"].items() if b is not None}
     assert set(out["bounds"]) == {"mvc", "mis"} and problem in proved
     tightest = max(proved.values()) if problem == "mvc" else min(proved.values())
-    assert out["bound"] == tightest and proved[out["bound_from"]] == tightest
+    assert out["bound"] == tightest and proved[out["bound_by"]] == tightest
     assert all(out["bound"] >= b if problem == "mvc" else out["bound"] <= b
                for b in proved.values())
     assert out["bound"] <= out["objective"] if problem == "mvc" else \
         out["bound"] >= out["objective"]
-    assert out["solution_from"] in ("mvc", "mis", "hint")
+    assert out["best_known_by"] in ("mvc", "mis", "chils", "heuristic")
+    assert out["versions"]["ortools"] and "chils" in out["versions"]
     assert out["status"] == ("optimal" if out["bound"] == out["objective"] else "time_limit")

@@ -9,7 +9,7 @@ Invariants, one test each:
 * the optimum is additive over components and invariant under relabelling;
 * known optima of named graphs; bad input is refused with a clear error;
 * MVC and MIS by either 0/1 program (the problem's own or the complementary one, MVC = n - MIS)
-  or both: the same optimum, a valid bound, and ``solution_from`` / ``bound_from`` /
+  or both: the same optimum, a valid bound, and ``best_known_by`` / ``bound_by`` /
   ``bounds`` that name what was run.
 """
 
@@ -229,7 +229,7 @@ def test_either_formulation_gives_the_optimum(problem, formulation, backend):
     assert res.objective == res.bound == {"mvc": 6, "mis": 4}[problem]
     _assert_consistent(res, problem, G)
     ran = [problem] if formulation in ("both", problem) else [formulation]
-    assert res.bound_from == ran[0] and res.solution_from in (ran[0], "hint")
+    assert res.bound_by == ran[0] and res.best_known_by in (ran[0], "chils", "heuristic")
     if formulation == "both":  # the first program proves optimality: the second is skipped
         other = "mis" if problem == "mvc" else "mvc"
         assert res.bounds == {problem: res.bound, other: None}
@@ -245,7 +245,7 @@ def test_both_formulations_on_a_time_limited_dense_graph():
     res = solve_reference("mvc", G, time_limit=1.0, backend="cpsat")
     _assert_consistent(res, "mvc", G)
     proved = [b for b in res.bounds.values() if b is not None]
-    assert res.bound == max(proved) and res.bounds[res.bound_from] == res.bound
+    assert res.bound == max(proved) and res.bounds[res.bound_by] == res.bound
 
 
 @pytest.mark.parametrize(("G", "kwargs", "match"), [
