@@ -90,7 +90,7 @@ def _chils_module():
         previous = os.environ.get("OMP_NUM_THREADS")
         os.environ["OMP_NUM_THREADS"] = "1"
         try:
-            import chils
+            import chils  # noqa: F401  (read back from sys.modules below)
         finally:
             if previous is None:
                 del os.environ["OMP_NUM_THREADS"]

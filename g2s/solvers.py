@@ -42,7 +42,8 @@ who proved the bound (``bound_by``), with the seconds and the solver versions.
 MVC and MIS are one problem seen from two sides (Gallai 1959: ``S`` is a cover iff ``V - S`` is
 independent, so ``tau(G) = n - alpha(G)``), but the two 0/1 programs do not search alike: on a
 dense 450-vertex graph CP-SAT's MIS program proved ``alpha <= 30`` (so ``tau >= 420``) in the
-time its MVC program proved only ``tau >= 402`` (measured in ``benchmarks/results/reference_formulations.json``).  With ``formulation="both"`` (the
+time its MVC program proved only ``tau >= 402``
+(``benchmarks/results/reference_formulations.json``).  With ``formulation="both"`` (the
 default) a program component of an MVC or MIS instance is solved by the problem's own program
 on half the time limit, then -- unless that proved optimality -- by the complementary program
 on the rest, started from the complement of the best solution so far.  The result keeps the
