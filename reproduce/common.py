@@ -202,6 +202,9 @@ class Run:
         """Write NAME.json (result + provenance [+ verdicts]) and, if given, NAME.png/NAME.pdf."""
         self.out.mkdir(parents=True, exist_ok=True)
         payload = dict(result)
+        beaten = reference_beaten(payload)
+        if beaten is not None:
+            payload["reference_beaten"] = beaten
         payload["provenance"] = self.provenance()
         if derive is not None:
             # derive from exactly what the JSON file will hold (sorted keys, plain types), so
@@ -222,6 +225,29 @@ class Run:
         atomic_write_json(path, payload)
         print(f"wrote {path} ({payload['provenance']['wall_time_s']:.1f} s)")
         return path
+
+
+def _instance_rows(payload: dict) -> list | None:
+    """The evaluation rows of a figure JSON (``instances``: a list, or a dict of lists keyed by
+    family or problem), or ``None`` when it has none with a reference."""
+    inst = payload.get("instances")
+    rows = inst if isinstance(inst, list) else \
+        [r for v in inst.values() if isinstance(v, list) for r in v] \
+        if isinstance(inst, dict) else []
+    rows = [r for r in rows if isinstance(r, dict) and isinstance(r.get("reference"), dict)]
+    return rows or None
+
+
+def reference_beaten(payload: dict) -> dict | None:
+    """How many rows' references a method beat (it then became the best known,
+    :func:`reproduce.grid.evaluate_grid`): the count a reader must see, whose target is zero;
+    ``None`` for a JSON without evaluation rows."""
+    rows = _instance_rows(payload)
+    if rows is None:
+        return None
+    beaten = [{"family": r.get("family"), "n": r.get("n"), "index": r.get("index"),
+               **r["reference"]["improved"]} for r in rows if r["reference"].get("improved")]
+    return {"count": len(beaten), "rows": len(rows), "instances": beaten}
 
 
 def verdict(kind: str, **values: Any) -> dict:

@@ -318,9 +318,14 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
     rows = []
     for f, n, i in instances:
         ref = reference(problem, f, n, i)
+        found = {m: results[(f, n, i, m)] for m in methods if (f, n, i, m) in results}
+        ref, improved = _never_beaten_silently(problem, f, n, i, ref, found)
         row = {"family": f, "n": n, "index": i,
                "reference": {"objective": ref.objective, "bound": ref.bound,
-                             "status": ref.status, "method": ref.method}, "results": {}}
+                             "status": ref.status, "method": ref.method,
+                             "best_known_by": ref.best_known_by}, "results": {}}
+        if improved is not None:
+            row["reference"]["improved"] = improved
         for m in methods:
             if (f, n, i, m) not in results:
                 continue
@@ -331,6 +336,27 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         rows.append(row)
     return {"problem": problem, "instances": rows, "sizes": list(sizes),
             "methods": list(methods), "hashes": hashes}
+
+
+def _never_beaten_silently(problem, family, n, index, ref, found: dict):
+    """The reference is never beaten silently: if a method's solution beats a reference that
+    is not proven optimal, it becomes the best known (stored in the certificate, recorded as
+    found by that method) and the row says so (``improved``: by whom, and the objective
+    before).  Beating a proven optimum is a defect of the solver or of the check: an error.
+    Returns ``(reference, improved or None)``."""
+    from g2s.certificates import record_improvement
+    from g2s.problems import SENSE
+    sign = 1 if SENSE[problem] == "min" else -1
+    best = min(found.items(), key=lambda kv: (sign * kv[1]["objective"], kv[0]), default=None)
+    if best is None or sign * best[1]["objective"] >= sign * ref.objective:
+        return ref, None
+    method, value = best
+    if ref.status == "optimal":
+        raise AssertionError(f"{problem}/{family}/{n}/{index}: {method} found "
+                             f"{value['objective']}, better than the proven optimum "
+                             f"{ref.objective}")
+    new = record_improvement(problem, family, n, index, value["solution"], method)
+    return new, {"by": method, "objective_before": ref.objective}
 
 
 def summarise(raw: dict, families, methods) -> dict:

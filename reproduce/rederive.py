@@ -14,7 +14,9 @@ compared, from the bottom up:
 3. each plotted ``points[...][family][method][n]`` (mean, std, count) from the rows;
 4. each ``seed_spread`` cell (per-seed means, min, max) from the plotted per-seed means;
 5. where the run's unit cache is present (``OUT/.cache/SCRIPT``), each objective against the
-   cached unit, whose solution is re-checked feasible (:func:`reproduce.grid.validate_unit`).
+   cached unit, whose solution is re-checked feasible (:func:`reproduce.grid.validate_unit`);
+6. in a JSON that records ``reference_beaten``, that count from the rows, and that no result
+   beats its row's reference (a better one becomes the reference when the run writes).
 
 Any disagreement is drift.  JSONs of other shapes (no ``instances`` rows) are left to their
 ``derive_verdicts``.
@@ -26,6 +28,8 @@ import json
 import math
 import re
 from pathlib import Path
+
+from reproduce.common import reference_beaten
 
 __all__ = ["drift"]
 
@@ -199,4 +203,23 @@ def drift(payload: dict, cache_dir: Path | None = None) -> list[str]:
         _check_cache(problem, rows, payload, cache_dir, out)
         if "seed_spread" in payload:
             _check_spread(payload["seed_spread"], points, out)
+        if "reference_beaten" in payload:
+            _check_never_beaten(problem, rows, out)
+    if "reference_beaten" in payload:
+        if payload["reference_beaten"] != reference_beaten(payload):
+            out.append("reference_beaten does not match the rows' improved references")
     return out
+
+
+def _check_never_beaten(problem: str, rows: list, out: list) -> None:
+    """In a JSON written since the reference is never beaten silently (it has
+    ``reference_beaten``), no method result is better than its row's reference: a better one
+    was made the reference when the run wrote the JSON."""
+    from g2s.problems import SENSE
+    sign = 1 if SENSE[problem] == "min" else -1
+    for row in rows:
+        ref = row["reference"]["objective"]
+        for m, r in row["results"].items():
+            if "objective" in r and sign * r["objective"] < sign * ref:
+                out.append(f"instances {row['family']}/{row['n']}/{row['index']}/{m}: objective "
+                           f"{r['objective']} beats the reference {ref} silently")
