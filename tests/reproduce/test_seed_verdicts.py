@@ -7,7 +7,8 @@ Invariants:
 * the deciding point is the one nearest the bar (holds) or furthest past it (fails);
 * k of n with a Wilson interval: 9-10 of 10 confirmed, 0-1 of 10 refuted, 3 of 3 never
   confirmed, seed-dependent only when seeds disagree, fewer than the minimum of seeds
-  undecided, undecided seeds that could tip the verdict make it undecided, no informative point makes it uninformative;
+  undecided, undecided seeds that could tip the verdict make it undecided, no informative
+  point makes it uninformative;
 * the trivial solver's points that meet the bar are not informative.
 """
 
