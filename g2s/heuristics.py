@@ -28,6 +28,12 @@ vertices, and ties in the heuristic's key go to the higher-ranked vertex).
   edges, until no flip gains: a local optimum, which cuts at least ``|E| / 2`` (every vertex
   has at least half its edges cut there).  It polishes the annealed cut of
   :mod:`g2s.best_known`.
+* :func:`trivial_solution`: the null baseline a threshold claim must beat to say anything.
+  MIS: a random maximal independent set (vertices in a seeded random order, each taken when
+  no neighbour was); MVC: its complement; max cut: a single-flip local optimum from a random
+  cut.  Each is "trivial" in the sense that it uses no information beyond feasibility and
+  one-vertex moves: no degrees, no look-ahead, no learning.  A bar that it already meets on
+  a family cannot tell a good solver from a trivial one there.
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ __all__ = [
     "greedy",
     "best_heuristic",
     "max_cut_local_search",
+    "random_maximal_independent_set",
+    "trivial_solution",
+    "TRIVIAL",
     "HEURISTIC_METHODS",
     "run_heuristic",
 ]
@@ -172,12 +181,46 @@ def greedy(problem: str, G: nx.Graph, seed=None) -> set:
     raise ValueError(f"unknown problem {problem!r}; expected one of {', '.join(PROBLEMS)}")
 
 
+def random_maximal_independent_set(G: nx.Graph, seed=0) -> set:
+    """A maximal independent set built in a seeded random vertex order (``None``: seed 0)."""
+    nodes = sorted(G.nodes, key=repr)
+    order = as_rng(0 if seed is None else seed).permutation(len(nodes))
+    chosen: set = set()
+    blocked: set = set()
+    for i in order:
+        v = nodes[i]
+        if v not in blocked:
+            chosen.add(v)
+            blocked.add(v)
+            blocked.update(G.neighbors(v))
+    return chosen
+
+
+def trivial_solution(problem: str, G: nx.Graph, seed=0) -> set:
+    """The null baseline of a threshold claim (module docstring); seeded (``None``: 0)."""
+    seed = 0 if seed is None else seed
+    if problem == "mis":
+        return random_maximal_independent_set(G, seed)
+    if problem == "mvc":
+        return set(G.nodes) - random_maximal_independent_set(G, seed)
+    if problem == "maxcut":
+        nodes = sorted(G.nodes, key=repr)
+        coin = as_rng(seed).integers(0, 2, len(nodes))
+        return max_cut_local_search(G, {v for v, c in zip(nodes, coin) if c})
+    raise ValueError(f"unknown problem {problem!r}; expected one of {', '.join(PROBLEMS)}")
+
+
+#: the null baseline's method name (:func:`trivial_solution`); not a classical heuristic, so
+#: :func:`best_heuristic` leaves it out
+TRIVIAL = "trivial"
+
 #: method name -> (problems it applies to, function(problem, G, seed) -> set)
 HEURISTIC_METHODS = {
     "greedy": (("mvc", "maxcut", "mis"), greedy),
     "list": (("mvc", "mis"), lambda p, G, seed=None: list_heuristic(p, G, "right", seed)),
     "list-left": (("mvc", "mis"), lambda p, G, seed=None: list_heuristic(p, G, "left", seed)),
     "matching": (("mvc",), lambda p, G, seed=None: min_vertex_cover_matching(G, seed)),
+    TRIVIAL: (("mvc", "maxcut", "mis"), trivial_solution),
 }
 
 
@@ -201,7 +244,8 @@ def best_heuristic(problem: str, G: nx.Graph, seed=None) -> set:
     greedy's cover.  Ties keep the first candidate in :data:`HEURISTIC_METHODS` order.
     """
     candidates = [run_heuristic(method, problem, G, seed)
-                  for method, (problems, _) in HEURISTIC_METHODS.items() if problem in problems]
+                  for method, (problems, _) in HEURISTIC_METHODS.items()
+                  if problem in problems and method != TRIVIAL]
     if problem == "mvc":
         candidates.append(set(G.nodes) - max_independent_set_greedy(G, seed))
     best, best_val = None, None

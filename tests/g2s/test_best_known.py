@@ -169,3 +169,22 @@ def test_beating_a_proven_bound_is_an_error(tmp_path):
     C._store("mvc", family, f"{n}/{index}", entry, tmp_path)
     with pytest.raises(C.CertificateError, match="proven bound"):
         C.record_improvement("mvc", family, n, index, set(res.solution), "x", tmp_path)
+
+
+@settings(max_examples=30)
+@given(G=graphs(max_n=30), seed=st.integers(0, 2**31 - 1), problem=st.sampled_from(PROBLEMS))
+def test_trivial_solution_is_feasible_seeded_and_maximal(G, seed, problem):
+    """The null baseline: feasible; the same under the same seed; for MIS a maximal
+    independent set (no vertex can be added), for MVC its complement, for max cut a local
+    optimum of single flips."""
+    from g2s.heuristics import run_heuristic, trivial_solution
+    S = trivial_solution(problem, G, seed)
+    check_solution(problem, G, S)
+    assert S == trivial_solution(problem, G, seed) == run_heuristic("trivial", problem, G, seed)
+    independent = S if problem == "mis" else set(G) - S if problem == "mvc" else None
+    if independent is not None:
+        assert all(any(u in independent for u in G.neighbors(v))
+                   for v in set(G) - independent)
+    else:
+        cut = objective("maxcut", G, S)
+        assert all(objective("maxcut", G, S ^ {v}) <= cut for v in G)
