@@ -22,8 +22,12 @@ Command line (resumable: each finished instance is written at once, atomically):
 
     python -m g2s.certificates build --problem mvc --family er --sizes 25 50 --count 5 \\
         --time-limit 30
+    python -m g2s.certificates upgrade --budget 5 [--bound-time-limit 30]
     python -m g2s.certificates verify
     python -m g2s.certificates summary
+
+``upgrade`` strengthens every stored entry that is not proven optimal (:func:`upgrade`): the
+best known solution from the state-of-the-art solver, and optionally a tighter bound.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ __all__ = [
     "reference",
     "verify_all",
     "record_improvement",
+    "upgrade",
     "main",
 ]
 
@@ -272,6 +277,53 @@ def record_improvement(problem: str, family: str, n: int, index: int, solution, 
         _store(prob, family, key, stored, directory)
     return verify_certificate(problem, family, key,
                               load_certificates(problem, family, directory)[key], G)
+
+
+def upgrade(problem: str, family: str, key: str, budget: float, seed: int = 0,
+            bound_time_limit: float = 0.0, directory: Path | None = None) -> dict:
+    """Strengthen one stored entry: the best known solution from the state-of-the-art solver
+    (:func:`g2s.best_known.best_known_solution`, ``budget`` seconds, competing with the stored
+    solution), and, with ``bound_time_limit > 0``, the 0/1 programs warm-started from it for a
+    tighter proven bound.  A proven bound stays valid whatever solution is found later, so
+    the stored one is kept unless the new one is tighter.  Returns what changed."""
+    from g2s.best_known import best_known_solution, solver_versions
+    from g2s.solver_programs import tighter
+    n, index = map(int, key.split("/"))
+    G = instance_graph(family, n, index)
+    entry = load_certificates(problem, family, directory)[key]
+    old = verify_certificate(problem, family, key, entry, G)
+    change = {"key": key, "objective_before": old.objective, "bound_before": old.bound}
+    if old.status != "optimal":
+        known = best_known_solution(problem, G, budget, seed, extra={"stored": old.solution})
+        if known.by != "stored":
+            record_improvement(problem, family, n, index, known.solution, known.by, directory)
+    current = verify_certificate(problem, family, key,
+                                 load_certificates(problem, family, directory)[key], G)
+    stored = dict(load_certificates(problem, family, directory)[key])
+    for before, after in (("solution_from", "best_known_by"), ("bound_from", "bound_by")):
+        if before in stored:
+            stored[after] = stored.pop(before)
+    if bound_time_limit > 0 and current.status != "optimal":
+        res = solve_reference(problem, G, time_limit=bound_time_limit,
+                              hint=set(current.solution), seed=seed)
+        if better_objective(problem, res.objective, current.objective):
+            stored.update(solution=list(res.solution), objective=res.objective,
+                          best_known_by=res.best_known_by)
+        if tighter(problem, res.bound, current.bound):
+            stored.update(bound=res.bound, bound_by=res.bound_by)
+        stored["bound_time_limit"] = bound_time_limit
+    stored["status"] = "optimal" if stored["objective"] == stored["bound"] else "time_limit"
+    stored["versions"] = solver_versions()
+    verify_certificate(problem, family, key, stored, G)
+    _store(problem, family, key, stored, directory)
+    change.update(objective=stored["objective"], bound=stored["bound"],
+                  best_known_by=stored.get("best_known_by"), status=stored["status"])
+    return change
+
+
+def better_objective(problem: str, a: int, b: int) -> bool:
+    """``a`` is a strictly better objective than ``b`` in the problem's sense."""
+    return a < b if SENSE[problem] == "min" else a > b
 
 
 def verify_all(directory: Path | None = None) -> dict:

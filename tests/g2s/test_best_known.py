@@ -188,3 +188,23 @@ def test_trivial_solution_is_feasible_seeded_and_maximal(G, seed, problem):
     else:
         cut = objective("maxcut", G, S)
         assert all(objective("maxcut", G, S ^ {v}) <= cut for v in G)
+
+
+def test_upgrade_keeps_the_proven_bound_and_improves_the_solution(tmp_path):
+    from g2s import certificates as C
+    from g2s.certificates import instance_graph
+    from g2s.solvers import solve_reference
+    family, n, index = "er", 50, 1
+    G = instance_graph(family, n, index)
+    res = solve_reference("mis", G, time_limit=0.01, backend="cpsat", hint={min(G)})
+    assert res.status != "optimal"
+    C._store("mis", family, f"{n}/{index}", C._entry(G, family, n, index, res, 0.01), tmp_path)
+    change = C.upgrade("mis", family, f"{n}/{index}", 0.2, directory=tmp_path)
+    assert change["objective"] > res.objective and change["bound"] == res.bound
+    entry = C.load_certificates("mis", family, tmp_path)[f"{n}/{index}"]
+    assert entry["best_known_by"] in ("chils", "heuristic") and entry["versions"]["chils"]
+    C.verify_all(tmp_path)
+    # with a bound budget the warm-started programs may tighten the bound, never loosen it
+    change = C.upgrade("mis", family, f"{n}/{index}", 0.1, bound_time_limit=2.0,
+                       directory=tmp_path)
+    assert change["bound"] <= res.bound and change["objective"] >= res.objective
