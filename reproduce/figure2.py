@@ -45,7 +45,7 @@ from reproduce.grid import (
     snapshot,
 )
 from reproduce.grid import summarise as grid_summarise
-from reproduce.plots import interval_bars, ratio_panel
+from reproduce.plots import interval_bars, null_curve, ratio_panel
 
 NAME = "figure2"
 PROBLEM = "mvc"
@@ -87,7 +87,8 @@ def compute(run: Run, device: str, directory=None) -> dict:
         for f in FAMILIES:
             models, missing = snapshot(checkpoint_paths(f, directory), Path(tmp), f)
             out["missing_checkpoints"] += missing
-            methods = {**models, **{h: None for h in S.HEURISTICS[PROBLEM]}}
+            methods = {**models, **{h: None for h in (*S.HEURISTICS[PROBLEM],
+                                                      S.NULL_BASELINE)}}
             cap = S.WL_EMBED_MAX[run.args.profile]
             raw = evaluate_grid(run, PROBLEM, (f,), sizes, count, methods, device=device,
                                 t_max=S.T_MAX,
@@ -269,6 +270,7 @@ def plot(result: dict):
         else:
             ax.text(0.5, 0.04, "G2S-RNN checkpoint missing", transform=ax.transAxes,
                     ha="center", color=S.G2S_COLOUR)
+        null_curve(ax, pts.get(S.NULL_BASELINE), S.NULL_STYLE)
         for h in S.HEURISTICS[PROBLEM]:
             col, mk = S.HEURISTIC_STYLES[h]
             ns = sorted(int(n) for n in pts[h])

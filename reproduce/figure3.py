@@ -33,7 +33,7 @@ from reproduce.grid import (
     shipped_seeds,
 )
 from reproduce.grid import summarise as grid_summarise
-from reproduce.plots import interval_bars, ratio_panel
+from reproduce.plots import interval_bars, null_curve, ratio_panel
 
 NAME = "figure3"
 PROBLEM = "mvc"
@@ -78,7 +78,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
     methods = {f"g2s_rnn_s{s}": p for s, p in checkpoint_paths(directory).items()}
     base = baseline_paths()
     methods.update(base)
-    methods.update({h: None for h in HEURISTICS})
+    methods.update({h: None for h in (*HEURISTICS, S.NULL_BASELINE)})
     cap = S.WL_EMBED_MAX[run.args.profile]
     raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, methods, device=device,
                         t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
@@ -202,6 +202,7 @@ def plot(result: dict):
             if bs:
                 ax.errorbar(bs, *_bars(result, f, bname, bs), ls="--", lw=1, marker=".",
                             capsize=2, color=S.BASELINE_COLOURS[bname], label=bname)
+        null_curve(ax, result["points"][f].get(S.NULL_BASELINE), S.NULL_STYLE)
         ratio_panel(ax, sizes, TITLES[f], S.WITHIN_10PCT, unit_line=False)
     axes[1].set_xlabel(f"number of vertices (bars: {what} of the mean)")
     axes[0].set_ylabel("approximation ratio (vs reference)")

@@ -32,7 +32,7 @@ from reproduce.grid import (
     shipped_seeds,
     summarise,
 )
-from reproduce.plots import interval_bars, ratio_panel
+from reproduce.plots import interval_bars, null_curve, ratio_panel
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -73,7 +73,8 @@ def compute(run: Run, device: str, directory=None) -> dict:
         if not g2s:
             raise FileNotFoundError(f"no G2S-RNN {problem} checkpoint (run reproduce/"
                                     "train_all.py)")
-        methods = {**g2s, **baselines, **{h: None for h in HEURISTICS[problem]}}
+        methods = {**g2s, **baselines,
+                   **{h: None for h in (*HEURISTICS[problem], S.NULL_BASELINE)}}
         raw = evaluate_grid(run, problem, families, sizes, count, methods, device=device,
                             t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
                             max_size={k: cap for k in methods if k.startswith("wl_embed_")})
@@ -82,7 +83,8 @@ def compute(run: Run, device: str, directory=None) -> dict:
         for name, ss in seeds.items():
             add_seed_mean(raw["instances"], ss, prefix=name)
         models = [*seeds, *HEURISTICS[problem]]
-        out["points"][problem] = summarise(raw, families, [*models, *g2s, *baselines])
+        out["points"][problem] = summarise(raw, families, [*models, *g2s, *baselines,
+                                                           S.NULL_BASELINE])
         out["intervals"][problem] = point_intervals(raw["instances"], families, models, sizes)
         out["instances"][problem] = raw["instances"]
         out["seeds"][problem] = seeds
@@ -214,6 +216,7 @@ def plot(result: dict):
             ivs = result.get("intervals", {}).get(problem, {}).get(family, {}).get(m)
             ax.errorbar(sizes, *interval_bars(pts[m], ivs, sizes), color=col, marker=mk,
                         capsize=3, label=label, lw=2 if m == "g2s_rnn" else 1)
+        null_curve(ax, pts.get(S.NULL_BASELINE), S.NULL_STYLE)
         thr = bound[(problem, family)]
         ratio_panel(ax, result["sizes"], title, thr, f"paper's bound {thr}")
         ax.legend(fontsize=6, ncol=2)

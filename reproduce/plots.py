@@ -21,6 +21,15 @@ def ratio_panel(ax, sizes, title: str, bar: float, bar_label: str | None = None,
     return ax
 
 
+def null_curve(ax, points: dict, style: dict):
+    """The trivial solver's mean ratio per size (``n -> {mean}``) as a thin line, when the
+    JSON has it (one written before the null baseline was run has not)."""
+    if points:
+        ns = sorted(int(n) for n in points)
+        ax.plot(ns, [points[str(n)]["mean"] for n in ns], zorder=1, **style)
+    return ax
+
+
 def interval_bars(points: dict, intervals: dict | None, sizes) -> tuple[list, list]:
     """Means and error bars of one curve (``n -> {mean, std}`` and ``n -> {low, high}``): the
     stored 95% bootstrap interval of each point as asymmetric bars, or the standard deviation
