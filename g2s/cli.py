@@ -46,7 +46,7 @@ from pathlib import Path  # noqa: E402
 
 from g2s import __version__, argtypes  # noqa: E402
 from g2s.fsutil import atomic_write_text  # noqa: E402
-from g2s.graph_io import FORMATS, GraphFormatError, read_graph  # noqa: E402
+from g2s.graph_io import FORMATS, MAX_INPUT_MIB, GraphFormatError, read_graph  # noqa: E402
 from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective  # noqa: E402
 
 __all__ = ["main", "run", "build_parser"]
@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("solve", help="solve one problem on one graph file, print JSON")
     s.add_argument("file", type=Path,
                    help="graph file: edge list, DIMACS, graph6, GraphML, MatrixMarket (.mtx) or "
-                        "METIS (.graph), optionally gzip/bzip2/xz-compressed or in a one-file zip")
+                        "METIS (.graph), optionally gzip/bzip2/xz-compressed or in a one-file zip; "
+                        "'-' reads standard input (format sniffed unless --format)")
     s.add_argument("--problem", required=True, choices=PROBLEMS, help="the problem to solve")
     s.add_argument("--method", default="greedy", choices=SOLVE_METHODS,
                    help="greedy (default), list (ListRight), list-left (ListLeft), matching "
@@ -94,6 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=FORMATS, default=None,
                    help="format of the (unpacked) file (default: a MatrixMarket banner, else the "
                         "extension, else sniffed)")
+    s.add_argument("--max-input-mib", type=argtypes.positive_int, default=MAX_INPUT_MIB,
+                   metavar="MIB", help="refuse a graph file that is, or unpacks to, more than "
+                   f"MIB mebibytes (default {MAX_INPUT_MIB}; parsing takes several times the "
+                   "text's size in memory)")
     s.add_argument("--time-limit", type=argtypes.positive_float, default=None,
                    help="time budget in seconds, for every method (the JSON's 'status' says how "
                         "it ended): reference stops its search (default 240, the paper's Gurobi "
@@ -153,7 +158,7 @@ def _default_threads(n: int) -> int:
 
 def _solve(args) -> dict:
     t_start = time.perf_counter()
-    g = read_graph(args.file, args.format)
+    g = read_graph(args.file, args.format, max_input_mib=args.max_input_mib)
     read_s = time.perf_counter() - t_start
     G = g.graph
     for w in g.warnings:

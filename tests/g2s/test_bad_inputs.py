@@ -467,3 +467,129 @@ def test_model_solve_reports_threads_and_import_time(tmp_path, path_graph):
     assert res["threads"] == 1 and res["import_s"] >= 0
     res, _ = solve_json("--problem", "mvc", "--method", "g2s", "--threads", "2", path_graph)
     assert res["threads"] == 2
+
+
+# --- 17. line ends: a lone carriage return ends a line in every text format -----------------
+
+@pytest.mark.parametrize("name,data", [
+    ("cr.txt", b"1 2\r3 4\r"),                                    # was n = 2, m = 1, 'optimal' 1
+    ("cr.dimacs", b"p edge 4 2\re 1 2\re 3 4\r"),
+    ("cr.graph", b"4 2\r2\r1\r4\r3\r"),                           # METIS refused it
+    ("cr.mtx", b"%%MatrixMarket matrix coordinate pattern symmetric\r4 4 2\r2 1\r4 3\r"),
+    ("mixed.txt", b"1 2\r\n3 4\r"),
+])
+def test_lone_carriage_return_ends_a_line(tmp_path, name, data):
+    g = tmp_path / name
+    g.write_bytes(data)
+    res, err = solve_json("--problem", "mvc", "--method", "reference", g)
+    assert (res["n"], res["m"], res["objective"]) == (4, 2, 2)
+    assert res["warnings"] == [] and err == ""
+
+
+def test_non_numeric_third_column_is_refused(tmp_path):
+    g = tmp_path / "g.txt"
+    g.write_text("1 2 3\n3 4 heavy\n")
+    refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "line 2", "must be a number",
+            "'heavy'")
+
+
+# --- 18. memory: limits checked before allocating, compressed input unpacked as a stream ----
+
+def _gzip_stream(path: Path, chunk: bytes, times: int) -> Path:
+    """gzip ``chunk * times`` into ``path`` without holding the whole content in memory."""
+    import gzip
+    with gzip.open(path, "wb", compresslevel=1) as fh:
+        for _ in range(times):
+            fh.write(chunk)
+    return path
+
+
+def _limit_memory(nbytes: int):
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+    return limit
+
+
+def test_gzip_bomb_of_zeros_is_refused_at_the_first_nul_within_bounded_memory(tmp_path):
+    """Before: gzip.decompress unpacked the whole GiB first (3.2 GB of memory)."""
+    bomb = _gzip_stream(tmp_path / "zeros.txt.gz", bytes(2**20), 1024)
+    before = snapshot(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc", bomb],
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=_limit_memory(900 * 2**20))
+    assert_one_line_error(proc.returncode, proc.stderr, 1, "zeros.txt: line 1", "NUL")
+    assert snapshot(tmp_path) == before
+
+
+def test_unpacked_size_limit_is_enforced_and_can_be_raised(tmp_path):
+    g = _gzip_stream(tmp_path / "g.txt.gz", b"1 2\n2 3\n" * 1024, 200)  # 1.6 MB of text
+    refused(tmp_path, ["solve", "--problem", "mvc", "--max-input-mib", "1", g], 1,
+            "g.txt: more than 1 MiB", "--max-input-mib")
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"1 2\n" * 300_000)
+    refused(tmp_path, ["solve", "--problem", "mvc", "--max-input-mib", "1", plain], 1,
+            "plain.txt: more than 1 MiB")
+    res, _ = solve_json("--problem", "mvc", "--max-input-mib", "2", g)
+    assert (res["n"], res["m"]) == (3, 2)
+
+
+def test_default_unpacked_size_limit(tmp_path):
+    from g2s.graph_io import MAX_INPUT_MIB
+    g = _gzip_stream(tmp_path / "g.txt.gz", b"1 2\n" * 2**18, MAX_INPUT_MIB + 1)
+    t0 = time.monotonic()
+    refused(tmp_path, ["solve", "--problem", "mvc", g], 1, f"more than {MAX_INPUT_MIB} MiB")
+    assert time.monotonic() - t0 < 60
+
+
+@pytest.mark.parametrize("name,text,needles", [
+    ("big.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n1000000000 1000000000 2\n"
+     "2 1\n3 1\n", ["declares 1000000000 vertices", "at most 5000000"]),
+    ("edge.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n5000001 5000001 1\n2 1\n",
+     ["declares 5000001 vertices"]),
+    ("dense.mtx", "%%MatrixMarket matrix array real general\n100000 100000\n1\n",
+     ["dense 100000 x 100000"]),
+    ("big.graph", "5000001 0\n", ["declares 5000001 vertices", "at most 5000000"]),
+])
+def test_vertex_limit_holds_for_every_format_before_allocating(tmp_path, name, text, needles):
+    """Before: the .mtx allocated 4.9 GB and died with MemoryError; 5,000,001 were accepted."""
+    g = tmp_path / name
+    g.write_text(text)
+    before = snapshot(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc", g],
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=_limit_memory(1500 * 2**20))
+    assert_one_line_error(proc.returncode, proc.stderr, 1, *needles)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("text", ["1 " + "x" * 100_000 + " 2 3\n", "p edge 3 1\ne " + "9" * 5000
+                                  + "\n", "1 2 " + "w" * 100_000 + "\n"])
+def test_error_messages_quote_a_short_part_of_the_input(tmp_path, text):
+    g = tmp_path / ("g.dimacs" if text.startswith("p") else "g.txt")
+    g.write_text(text)
+    err = refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "line")
+    assert len(err) < 300, err
+
+
+# --- 19. GraphML hierarchies and standard input ---------------------------------------------
+
+def test_nested_graphml_is_refused(tmp_path):
+    g = tmp_path / "nested.graphml"
+    g.write_text('<?xml version="1.0" encoding="UTF-8"?>\n'
+                 '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+                 '<graph edgedefault="undirected"><node id="a"/><node id="b">'
+                 '<graph edgedefault="undirected"><node id="b:0"/><node id="b:1"/>'
+                 '<edge source="b:0" target="b:1"/></graph></node>'
+                 '<edge source="a" target="b"/></graph>\n</graphml>\n')
+    refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "nested <graph>", "'b'")
+
+
+def test_standard_input_is_read_with_a_dash(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc", "-"],
+                          input="1 2\r2 3\r", capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert (res["file"], res["n"], res["solution"]) == ("-", 3, [2])
