@@ -120,9 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "is the literal algorithm's within the screen's measured error bound "
                         "(default: float64 throughout, the literal's arithmetic bit for bit)")
     s.add_argument("--threads", type=argtypes.positive_int, default=None,
+                   action=argtypes.ThreadsAction,
                    help="torch CPU threads for a neural method (default: 1 below "
                         f"{THREADS_ONE_BELOW} vertices, where more threads only add "
-                        "overhead, else the available cores up to 8)")
+                        "overhead, else the available cores up to 8; more than the available "
+                        "cores is lowered to their number, with a warning)")
     s.add_argument("--output", type=argtypes.output_file, default=None,
                    help="also write the JSON to this file (atomically; a new path or a "
                         "regular file other than the input; a symlink is followed)")
@@ -152,8 +154,7 @@ def _train(argv: list) -> dict:
 def _default_threads(n: int) -> int:
     if n < THREADS_ONE_BELOW:
         return 1
-    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else (os.cpu_count() or 1)))
+    return min(8, argtypes.available_cpus())
 
 
 def _solve(args) -> dict:

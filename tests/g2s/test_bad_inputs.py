@@ -593,3 +593,26 @@ def test_standard_input_is_read_with_a_dash(tmp_path):
     assert proc.returncode == 0, proc.stderr
     res = json.loads(proc.stdout)
     assert (res["file"], res["n"], res["solution"]) == ("-", 3, [2])
+
+
+# --- 20. --threads is capped by the CPUs the process may use ---------------------------------
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def test_threads_above_the_cpu_count_are_lowered_with_a_warning(tmp_path, path_graph):
+    """Before: --threads 10000 on a 40-vertex graph had not finished after 120 s."""
+    res, err = solve_json("--problem", "mvc", "--threads", "10000", path_graph)
+    assert err.strip().splitlines() == [f"g2s: warning: --threads 10000 is more than the "
+                                        f"{_cpus()} CPU(s) this process may use; using {_cpus()}"]
+    assert res["objective"] == 1
+
+
+@pytest.mark.torch
+def test_model_solve_with_too_many_threads_uses_the_cpu_count(tmp_path, path_graph):
+    t0 = time.monotonic()
+    res, err = solve_json("--problem", "mvc", "--method", "g2s", "--threads", "10000",
+                          path_graph)
+    assert res["threads"] == _cpus() and "warning: --threads 10000" in err
+    assert time.monotonic() - t0 < 60
