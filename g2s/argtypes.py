@@ -14,7 +14,8 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
+__all__ = ["positive_int", "int_from_1_to", "nonnegative_int",
+           "positive_float", "nonnegative_float",
            "probability", "seed", "boolean", "output_file", "output_dir", "SEED_MAX",
            "available_cpus", "ThreadsAction"]
 
@@ -50,6 +51,15 @@ def positive_int(text: str) -> int:
     """An integer >= 1."""
     value = _int(text)
     return _require(value, value >= 1, "a positive integer", text)
+
+
+def int_from_1_to(hi: int):
+    """A type function: an integer from 1 to ``hi``."""
+    def check(text: str) -> int:
+        value = _int(text)
+        return _require(value, 1 <= value <= hi, f"an integer from 1 to {hi}", text)
+    check.__name__ = f"int_from_1_to_{hi}"
+    return check
 
 
 def nonnegative_int(text: str) -> int:

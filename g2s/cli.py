@@ -45,6 +45,7 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from g2s import __version__, argtypes  # noqa: E402
+from g2s.checkpoints import MAX_ROLLOUT_CELLS, MAX_T_MAX  # noqa: E402
 from g2s.fsutil import atomic_write_text  # noqa: E402
 from g2s.graph_io import FORMATS, MAX_INPUT_MIB, GraphFormatError, read_graph  # noqa: E402
 from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective  # noqa: E402
@@ -109,9 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random seed; heuristics break ties by it (default: smallest label)")
     s.add_argument("--checkpoint", type=Path, default=None,
                    help="model weights for a neural method (default: the shipped one)")
-    s.add_argument("--t-max", type=argtypes.positive_int, default=None,
+    s.add_argument("--t-max", type=argtypes.int_from_1_to(MAX_T_MAX), default=None,
                    help="Algorithm 2's T_max for --method g2s (default: the checkpoint's, 15 "
-                        "for the shipped ones)")
+                        f"for the shipped ones; at most {MAX_T_MAX}, and n * T_max at most "
+                        f"{MAX_ROLLOUT_CELLS})")
     s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
     s.add_argument("--float32-screen", action="store_true",
                    help="--method g2s only: screen Algorithm 2's decisions in float32 first, "

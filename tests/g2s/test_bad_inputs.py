@@ -616,3 +616,37 @@ def test_model_solve_with_too_many_threads_uses_the_cpu_count(tmp_path, path_gra
                           path_graph)
     assert res["threads"] == _cpus() and "warning: --threads 10000" in err
     assert time.monotonic() - t0 < 60
+
+
+# --- 21. T_max is bounded, from the checkpoint and from --t-max -----------------------------
+
+@pytest.mark.torch
+@pytest.mark.parametrize("value", [10**9, 0, "15", 15.5])
+def test_checkpoint_t_max_is_bounded_and_the_file_named(tmp_path, path_graph, value):
+    """Before: T_max = 1e9 drove a 4-vertex solve into the OOM killer; 0 gave 't_max must be
+    >= 1' without naming the file."""
+    import torch
+    src = torch.load(CHECKPOINTS / "g2s_rnn_mvc_er15_s0.pt", weights_only=True)
+    meta = dict(src["meta"], model_config=dict(src["meta"]["model_config"], T_max=value))
+    bad = tmp_path / "tmax.pt"
+    torch.save({"state_dict": src["state_dict"], "meta": meta}, bad)
+    t0 = time.monotonic()
+    refused(tmp_path, ["solve", "--problem", "mvc", "--method", "g2s", "--checkpoint", bad,
+                       path_graph], 1, "tmax.pt", "T_max must be an integer from 1 to 1000")
+    assert time.monotonic() - t0 < 60
+
+
+def test_t_max_flag_is_bounded_by_the_parser(tmp_path, path_graph):
+    """Before: --t-max 1000000000 tried to allocate 16 GB."""
+    refused(tmp_path, ["solve", "--problem", "mvc", "--method", "g2s", "--t-max",
+                       "1000000000", path_graph], 2, "--t-max", "from 1 to 1000")
+
+
+@pytest.mark.torch
+def test_t_max_is_bounded_by_the_graph_size(tmp_path):
+    from g2s.checkpoints import MAX_ROLLOUT_CELLS
+    n = MAX_ROLLOUT_CELLS // 1000 + 2
+    g = tmp_path / "g.dimacs"
+    g.write_text(f"p edge {n} 1\ne 1 2\n")
+    refused(tmp_path, ["solve", "--problem", "mvc", "--method", "g2s", "--t-max", "1000", g],
+            1, "rollout cells", "--t-max 999 or less")
