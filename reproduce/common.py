@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
-import os
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from g2s import argtypes
-from g2s.fsutil import atomic_write_json
+from g2s.fsutil import atomic_write_bytes, atomic_write_json
 from g2s.fsutil import jsonable as _jsonable
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -209,15 +208,10 @@ class Run:
             as_written = json.loads(json.dumps(_jsonable(payload), sort_keys=True))
             payload["verdicts"] = derive(as_written)
         if fig is not None:
-            for ext in ("png", "pdf"):
-                fd, tmp = tempfile.mkstemp(dir=self.out, prefix=f".{self.name}.", suffix=f".{ext}")
-                os.close(fd)
-                try:
-                    fig.savefig(tmp, dpi=150, bbox_inches="tight", format=ext)
-                    os.replace(tmp, self.out / f"{self.name}.{ext}")
-                finally:
-                    if os.path.exists(tmp):
-                        os.unlink(tmp)
+            for ext in ("png", "pdf"):  # written like the JSON: atomically, umask permissions
+                buf = io.BytesIO()
+                fig.savefig(buf, dpi=150, bbox_inches="tight", format=ext)
+                atomic_write_bytes(self.out / f"{self.name}.{ext}", buf.getvalue())
         path = self.out / f"{self.name}.json"
         atomic_write_json(path, payload)
         print(f"wrote {path} ({payload['provenance']['wall_time_s']:.1f} s)")

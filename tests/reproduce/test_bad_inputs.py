@@ -126,3 +126,14 @@ def test_claims_check_catches_edits_that_flip_no_verdict(figures_copy, change):
     _edit(dest / "figure3.json", change)
     got = claims.derive_json(check, {})
     assert got["verdict"] == "drift" and "figure3.json" in got["why"]
+
+
+def test_figures_get_the_same_permissions_as_their_json(tmp_path):
+    """Before: NAME.png and NAME.pdf were written 0600 (mkstemp's mode), the JSON 0644."""
+    proc = subprocess.run([sys.executable, str(ROOT / "reproduce" / "figure5.py"), "--profile",
+                           "smoke", "--out", str(tmp_path)], capture_output=True, text=True,
+                          timeout=300, preexec_fn=lambda: os.umask(0o022))
+    assert proc.returncode == 0, proc.stderr
+    modes = {p.suffix: p.stat().st_mode & 0o777 for p in tmp_path.glob("figure5.*")}
+    assert modes == {".json": 0o644, ".png": 0o644, ".pdf": 0o644}
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".figure5")]
