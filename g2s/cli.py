@@ -83,9 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("solve", help="solve one problem on one graph file, print JSON")
     s.add_argument("file", type=Path,
-                   help="graph file: edge list, DIMACS, graph6, GraphML, MatrixMarket (.mtx) or "
-                        "METIS (.graph), optionally gzip/bzip2/xz-compressed or in a one-file zip; "
-                        "'-' reads standard input (format sniffed unless --format)")
+                   help="graph file: edge list, DIMACS, graph6, sparse6, GraphML, MatrixMarket "
+                        "(.mtx) or METIS (.graph), optionally gzip/bzip2/xz-compressed or in a "
+                        "one-file zip; '-' reads standard input (format sniffed unless --format)")
     s.add_argument("--problem", required=True, choices=PROBLEMS, help="the problem to solve")
     s.add_argument("--method", default="greedy", choices=SOLVE_METHODS,
                    help="greedy (default), list (ListRight), list-left (ListLeft), matching "
@@ -103,9 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--time-limit", type=argtypes.positive_float, default=None,
                    help="time budget in seconds, for every method (the JSON's 'status' says how "
                         "it ended): reference stops its search (default 240, the paper's Gurobi "
-                        "cut-off); g2s and the neural baselines return the best complete "
-                        "solution found within it (default: no limit); the heuristics always "
-                        "finish")
+                        "cut-off); g2s and the neural baselines stop their learned policy at it "
+                        "and complete every unfinished rollout with the problem's greedy rule, "
+                        "so the answer is still feasible (default: no limit); the heuristics "
+                        "always finish")
     s.add_argument("--seed", type=argtypes.seed, default=None,
                    help="random seed; heuristics break ties by it (default: smallest label)")
     s.add_argument("--checkpoint", type=Path, default=None,
@@ -191,7 +192,7 @@ def _solve(args) -> dict:
                 "bounds": res.bounds}
     elif args.method == "g2s" or args.method in MODEL_METHODS:
         from g2s.nn.device import resolve_device
-        resolve_device(args.device)
+        args.device = str(resolve_device(args.device))  # 'cpu:0' -> 'cpu', as torch.load needs
         encoder = "g2s_rnn" if args.method == "g2s" else args.method
         deadline = None if args.time_limit is None else \
             time.monotonic() + args.time_limit - (time.perf_counter() - t_start)
@@ -221,6 +222,24 @@ def _solve(args) -> dict:
     return out
 
 
+def _check_method_options(args) -> None:
+    """Options the chosen method would ignore, and a method that does not apply to the
+    problem, are command-line errors, found before the graph file is read."""
+    neural = args.method == "g2s" or args.method in MODEL_METHODS
+    if args.float32_screen and args.method != "g2s":
+        raise CommandLineError("--float32-screen applies to --method g2s only")
+    if args.t_max is not None and args.method != "g2s":
+        raise CommandLineError("--t-max applies to --method g2s only (Algorithm 2)")
+    if args.checkpoint is not None and not neural:
+        raise CommandLineError(f"--checkpoint applies to --method g2s and the neural baselines "
+                               f"only, not --method {args.method}")
+    from g2s.heuristics import HEURISTIC_METHODS
+    problems = HEURISTIC_METHODS.get(args.method, (PROBLEMS,))[0]
+    if args.problem not in problems:
+        raise CommandLineError(f"--method {args.method} does not apply to --problem "
+                               f"{args.problem} (only {', '.join(problems)})")
+
+
 def _check_output(args) -> None:
     """``--output`` must not be the input file (or a link to it): it would be overwritten."""
     out = args.output
@@ -244,8 +263,7 @@ def main(argv=None) -> int:
         if args.command is None:
             raise CommandLineError("a command is required (try 'g2s solve --help')")
         if args.command == "solve":
-            if args.float32_screen and args.method != "g2s":
-                raise CommandLineError("--float32-screen applies to --method g2s only")
+            _check_method_options(args)
             _check_output(args)
             result = _solve(args)
             text = json.dumps(result)

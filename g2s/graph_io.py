@@ -1,4 +1,5 @@
-"""Reading and writing graph files: edge list, DIMACS, graph6, GraphML, MatrixMarket and METIS.
+"""Reading and writing graph files: edge list, DIMACS, graph6, sparse6, GraphML, MatrixMarket
+and METIS.
 
 gzip, bzip2, xz and single-file zip input is unpacked first (recognised by its magic bytes);
 MatrixMarket, METIS and the unpacking live in :mod:`g2s.graph_formats`, the edge-list and
@@ -17,7 +18,7 @@ What is normalised (with a warning) and what is refused (:class:`GraphFormatErro
 * normalised with a warning: duplicate edges, including ``u v`` and ``v u`` (an undirected
   edge is a set), and a DIMACS ``p`` line whose edge count disagrees with the ``e`` lines;
 * accepted silently: comments (``#``/``%`` in edge lists, ``c`` in DIMACS), blank lines,
-  isolated vertices (DIMACS, GraphML, graph6), and graphs without edges.
+  isolated vertices (DIMACS, GraphML, graph6, sparse6), and graphs without edges.
 
 Labels (edge lists) are kept exactly as written, so distinct byte strings stay distinct vertices:
 
@@ -98,10 +99,11 @@ def normalize_line_ends(raw: bytes) -> bytes:
     return raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 #: the last two (and gzip/bzip2/xz/zip input) are read by :mod:`g2s.graph_formats`
-FORMATS = ("edgelist", "dimacs", "graph6", "graphml", "mtx", "metis")
+FORMATS = ("edgelist", "dimacs", "graph6", "sparse6", "graphml", "mtx", "metis")
 _EXTENSIONS = {".txt": "edgelist", ".edges": "edgelist", ".edgelist": "edgelist", ".el": "edgelist",
                ".dimacs": "dimacs", ".col": "dimacs", ".clq": "dimacs",
-               ".g6": "graph6", ".graph6": "graph6", ".graphml": "graphml", ".xml": "graphml",
+               ".g6": "graph6", ".graph6": "graph6", ".s6": "sparse6", ".sparse6": "sparse6",
+               ".graphml": "graphml", ".xml": "graphml",
                ".mtx": "mtx", ".mm": "mtx", ".graph": "metis", ".metis": "metis"}
 
 
@@ -201,6 +203,10 @@ def detect_format(path: Path, text: str | None = None) -> str:
         if s.startswith("<?xml") or s.startswith("<graphml"):
             return "graphml"
         printable = all(63 <= ord(ch) <= 126 for ch in s)
+        # sparse6 is graph6's sparse sibling: one token, ':' then graph6's characters
+        if s.startswith(">>sparse6<<") or (s[0] == ":" and len(s) > 1 and len(s.split()) == 1
+                                           and all(63 <= ord(ch) <= 126 for ch in s[1:])):
+            return "sparse6"
         if s.startswith(">>graph6<<") or (len(s.split()) == 1 and printable):
             return "graph6"
         return "edgelist"
@@ -224,6 +230,23 @@ def _read_input(path: Path, limit: int) -> bytes:
             return read_limited(fh, limit, path.name)
     except OSError as exc:
         raise GraphFormatError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _check_graph6_header(fmt: str, line: str) -> None:
+    """The vertex count of a graph6/sparse6 header, checked before networkx allocates the
+    vertices (a 10-byte sparse6 line may declare 2**36 of them)."""
+    from networkx.readwrite.graph6 import data_to_n
+
+    body = line.removeprefix(f">>{fmt}<<").removeprefix(":" if fmt == "sparse6" else "")
+    data = [ord(c) - 63 for c in body[:8]]
+    if not data or any(not 0 <= d <= 63 for d in data):
+        return  # networkx reports the malformed line
+    try:
+        n, _ = data_to_n(data)
+    except (IndexError, ValueError):
+        return
+    if n > MAX_VERTICES:
+        raise too_many_vertices(n, f"{fmt}: the header declares ")
 
 
 def _refuse_nested_graphml(raw: bytes) -> None:
@@ -265,14 +288,16 @@ def read_graph(path, fmt: str | None = None, max_input_mib: int = MAX_INPUT_MIB)
     if fmt in ("edgelist", "dimacs"):
         from g2s.graph_text import TEXT_READERS
         return TEXT_READERS[fmt](text)
-    if fmt == "graph6":
+    if fmt in ("graph6", "sparse6"):
         lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
         if len(lines) != 1:
-            raise GraphFormatError(f"graph6: expected one graph, found {len(lines)} lines")
+            raise GraphFormatError(f"{fmt}: expected one graph, found {len(lines)} lines")
+        parse = nx.from_graph6_bytes if fmt == "graph6" else nx.from_sparse6_bytes
+        _check_graph6_header(fmt, lines[0])
         try:
-            H = nx.from_graph6_bytes(lines[0].encode())
+            H = parse(lines[0].encode())
         except (nx.NetworkXError, ValueError, IndexError) as exc:
-            raise GraphFormatError(f"graph6: {str(exc)[:200]}") from None
+            raise GraphFormatError(f"{fmt}: {str(exc)[:200]}") from None
         return from_networkx(H)
     from networkx.readwrite.graphml import GraphMLReader
     _refuse_nested_graphml(raw)
@@ -311,6 +336,9 @@ def write_graph(G: nx.Graph, path, fmt: str | None = None) -> None:
     elif fmt == "graph6":
         data = nx.to_graph6_bytes(nx.convert_node_labels_to_integers(G, ordering="sorted"),
                                   header=False)
+    elif fmt == "sparse6":
+        data = nx.to_sparse6_bytes(nx.convert_node_labels_to_integers(G, ordering="sorted"),
+                                   header=False)
     elif fmt == "graphml":
         buf = io.BytesIO()
         nx.write_graphml(G, buf)

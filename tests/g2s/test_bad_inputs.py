@@ -650,3 +650,46 @@ def test_t_max_is_bounded_by_the_graph_size(tmp_path):
     g.write_text(f"p edge {n} 1\ne 1 2\n")
     refused(tmp_path, ["solve", "--problem", "mvc", "--method", "g2s", "--t-max", "1000", g],
             1, "rollout cells", "--t-max 999 or less")
+
+
+# --- 22. options the method cannot use are command-line errors, found before reading -------
+
+@pytest.mark.parametrize("args,needles", [
+    (["--problem", "maxcut", "--method", "matching"], ["--method matching does not apply",
+                                                      "only mvc"]),
+    (["--problem", "maxcut", "--method", "list"], ["--method list does not apply"]),
+    (["--problem", "mvc", "--method", "greedy", "--checkpoint", "x.pt"],
+     ["--checkpoint applies to", "not --method greedy"]),
+    (["--problem", "mvc", "--method", "reference", "--checkpoint", "x.pt"], ["--checkpoint"]),
+    (["--problem", "mvc", "--method", "s2v", "--t-max", "3"], ["--t-max applies to"]),
+])
+def test_method_option_mismatch_exits_2_before_reading(tmp_path, args, needles):
+    """Before: matching on maxcut exited 1 after reading the file; --checkpoint with a
+    heuristic was ignored silently."""
+    refused(tmp_path, ["solve", *args, tmp_path / "missing.txt"], 2, *needles)
+
+
+@pytest.mark.torch
+def test_device_cpu_0_is_the_cpu(tmp_path, path_graph):
+    """Before: 'cpu:0' blamed the shipped checkpoint as 'truncated or corrupt'."""
+    res, _ = solve_json("--problem", "mvc", "--method", "g2s", "--device", "cpu:0", path_graph)
+    assert res["objective"] == 1
+
+
+# --- 23. sparse6 is read as sparse6, not as an edge list -------------------------------------
+
+@pytest.mark.parametrize("name", ["g.s6", "graph"])
+def test_sparse6_is_recognised(tmp_path, name):
+    import networkx as nx
+    g = tmp_path / name
+    g.write_bytes(nx.to_sparse6_bytes(nx.path_graph(5), header=name == "graph"))
+    res, _ = solve_json("--problem", "mvc", "--method", "reference", g)
+    assert (res["n"], res["m"], res["objective"]) == (5, 4, 2)
+
+
+def test_sparse6_header_vertex_count_is_checked_before_allocating(tmp_path):
+    g = tmp_path / "big.s6"
+    g.write_bytes(b":~~@?????\n")   # declares 2**30 vertices
+    t0 = time.monotonic()
+    refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "declares 1073741824", "at most")
+    assert time.monotonic() - t0 < 60
