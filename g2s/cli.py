@@ -70,6 +70,10 @@ class CommandLineError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):  # no abbreviations: a prefix must not pick an option
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # one line, exit code 2 (handled in main)
         raise CommandLineError(message)
 

@@ -70,7 +70,7 @@ def checkpoint_out(text: str) -> Path:
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """Add the training options (one per :class:`TrainConfig` field) to ``parser``."""
-    p = parser or argparse.ArgumentParser(prog="g2s train", description=__doc__)
+    p = parser or argparse.ArgumentParser(allow_abbrev=False, prog="g2s train", description=__doc__)
     docs = _field_comments(TrainConfig)
     for f in fields(TrainConfig):
         flag = "--" + f.name.replace("_", "-")

@@ -286,7 +286,7 @@ def apply_variants(claim: dict, derived: dict) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true",
                    help="fail (exit 1) when a verdict drifted or CLAIMS.md is out of date")
     p.add_argument("--skip-pytest", action="store_true",

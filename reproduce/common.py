@@ -36,7 +36,12 @@ VERDICTS = ("confirmed", "qualified", "refuted", "inconclusive", "not-reproduced
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """Command-line errors as one line (``prog: error: ...``, exit 2), not a usage dump."""
+    """Command-line errors as one line (``prog: error: ...``, exit 2), not a usage dump; no
+    abbreviated options (``--seed`` must not silently mean ``--seeds``)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())}\n")

@@ -70,7 +70,7 @@ def command(t: dict) -> list[str]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--list", action="store_true", help="print the targets and exit")
     p.add_argument("--workers", type=int, default=1, help="trainings at once (default 1)")
     p.add_argument("--only", nargs="*", default=None, help="only these encoders")

@@ -693,3 +693,9 @@ def test_sparse6_header_vertex_count_is_checked_before_allocating(tmp_path):
     t0 = time.monotonic()
     refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "declares 1073741824", "at most")
     assert time.monotonic() - t0 < 60
+
+
+def test_abbreviated_options_are_refused(tmp_path, path_graph):
+    """An option prefix must not pick an option (argparse's default allow_abbrev)."""
+    refused(tmp_path, ["solve", "--prob", "mvc", path_graph], 2, "--prob")
+    refused(tmp_path, ["train", "--iter", "5", "--out", "x.pt"], 2, "--iter")

@@ -33,12 +33,26 @@ def script(name, *args, cwd=None):
     ("theorem1", ["--workers", "-2"], ["--workers"]),
     ("figure3", ["--seed", "1"], ["unrecognized arguments: --seed"]),        # item 14
     ("figure5", ["--profile", "huge"], ["--profile"]),
+    # no abbreviations: --seed was taken for --seeds, --out-dir style prefixes for options
+    ("figure2b", ["--profile", "smoke", "--out", "{dir}", "--seed", "1"],
+     ["unrecognized arguments: --seed"]),
+    ("figure5", ["--profile", "smoke", "--out", "{dir}", "--prof", "smoke"],
+     ["unrecognized arguments: --prof"]),
+    # --seed changed nothing in these (only the provenance): removed
+    ("figure5", ["--profile", "smoke", "--out", "{dir}", "--seed", "1"],
+     ["unrecognized arguments: --seed"]),
+    ("appendix_d3", ["--profile", "smoke", "--out", "{dir}", "--seed", "1"],
+     ["unrecognized arguments: --seed"]),
+    # a training seed without checkpoints gave a figure with no model results, exit 0
+    ("figure2b", ["--profile", "smoke", "--out", "{dir}", "--seeds", "0", "7"],
+     ["argument --seeds", "no checkpoint of training seed 7"]),
 ])
 def test_bad_options_are_one_line(tmp_path, name, args, needles):
     f = tmp_path / "a_file"
     f.write_text("keep me\n")
     before = snapshot(tmp_path)
-    rc, out, err = script(name, *[a.format(file=f) for a in args], cwd=tmp_path)
+    rc, out, err = script(name, *[a.format(file=f, dir=tmp_path / "out") for a in args],
+                          cwd=tmp_path)
     assert_one_line_error(rc, err, 2, *needles)
     assert snapshot(tmp_path) == before
 
