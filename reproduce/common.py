@@ -28,6 +28,7 @@ from typing import Any
 from g2s import argtypes
 from g2s.fsutil import atomic_write_bytes, atomic_write_json
 from g2s.fsutil import jsonable as _jsonable
+from reproduce.engine import CONNECT_TIMEOUT_S, probe_scheduler, scheduler_address
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "paper_figures"
@@ -66,10 +67,11 @@ def make_parser(name: str, description: str, seed: bool = True,
                        help="master random seed (default: 0)")
     p.add_argument("--workers", type=argtypes.positive_int, default=1,
                    help="worker processes for independent units of work (default: 1)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS", type=scheduler_address,
                    help="run the units on a Dask cluster: a scheduler's address "
                         "(tcp://HOST:8786), or 'local' for a LocalCluster of --workers "
-                        "processes (needs the cluster extra; see reproduce/engine.py)")
+                        "processes (needs the cluster extra; see reproduce/engine.py); "
+                        f"connecting gives up after {CONNECT_TIMEOUT_S} s")
     p.add_argument("--cache-dir", type=argtypes.output_dir, default=None,
                    help="cache of finished work units (default: OUT/.cache/NAME)")
     p.add_argument("--no-cache", action="store_true", help="recompute every unit of work")
@@ -246,6 +248,8 @@ def script_main(name: str, doc: str, argv, produce: Callable, derive: Callable |
     if options is not None:
         options(p)
     args = p.parse_args(argv)
+    if args.scheduler is not None:  # fail now, not after the work before the pool opens
+        probe_scheduler(args.scheduler)
     if torch_threads is not None:
         import torch
         torch.set_num_threads(torch_threads)
