@@ -137,13 +137,21 @@ def _check_parent(path: Path) -> None:
 def output_file(text: str) -> Path:
     """A path a result file may be written to: a new path or an existing regular file.
 
-    Refused: an existing folder, a device, FIFO or socket, and a path under a regular file.
-    A symbolic link is followed (its target is checked by the same rules and written).
+    Refused: an existing folder, a device, FIFO or socket, a path under a regular file, a
+    loop of symbolic links, and an existing file this process may not write (``echo > FILE``
+    would fail: read-only, or root without the override capability), since replacing it
+    through its folder would bypass its permissions.  A symbolic link is followed (its target
+    is checked by the same rules and written); missing folders on the way are created.
     """
     if not text:
         raise argparse.ArgumentTypeError("the path is empty")
     path = Path(text)
     try:
+        if os.path.islink(path):
+            try:
+                os.stat(path)
+            except FileNotFoundError:
+                pass  # a dangling link: its target is created
         target = Path(os.path.realpath(path))
         if target.exists():
             if target.is_dir():
@@ -151,6 +159,9 @@ def output_file(text: str) -> Path:
             if not target.is_file():
                 raise argparse.ArgumentTypeError(f"{text!r} is not a regular file (a device, "
                                                  "FIFO or socket); refusing to replace it")
+            if not os.access(target, os.W_OK):
+                raise argparse.ArgumentTypeError(f"{text!r} is not writable (its permissions); "
+                                                 "refusing to replace it")
         _check_parent(target)
     except OSError as exc:  # a name too long, a loop of links, ...
         raise argparse.ArgumentTypeError(f"{text!r}: {exc.strerror}") from None

@@ -699,3 +699,46 @@ def test_abbreviated_options_are_refused(tmp_path, path_graph):
     """An option prefix must not pick an option (argparse's default allow_abbrev)."""
     refused(tmp_path, ["solve", "--prob", "mvc", path_graph], 2, "--prob")
     refused(tmp_path, ["train", "--iter", "5", "--out", "x.pt"], 2, "--iter")
+
+
+# --- 24. --output never bypasses a file's permissions, never replaces a link loop -----------
+
+def _without_override(cmd: list) -> list:
+    """``cmd`` as a user who cannot write a read-only file: root loses CAP_DAC_OVERRIDE (as in
+    a container without it), anyone else is such a user already."""
+    if os.geteuid() != 0:
+        return cmd
+    import shutil
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("needs setpriv to drop root's override capability")
+    return [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *cmd]
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o000])
+def test_output_that_echo_could_not_write_is_refused(tmp_path, path_graph, mode):
+    """Before: a 0444 or 000 file was replaced through its folder."""
+    dest = tmp_path / "ro.json"
+    dest.write_text("keep\n")
+    dest.chmod(mode)
+    try:
+        before = snapshot(tmp_path) if mode else None
+        proc = subprocess.run(_without_override([sys.executable, "-m", "g2s.cli", "solve",
+                                                 "--problem", "mvc", str(path_graph),
+                                                 "--output", str(dest)]),
+                              capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert_one_line_error(proc.returncode, proc.stderr, 2, "--output", "not writable")
+        if before is not None:
+            assert snapshot(tmp_path) == before
+        dest.chmod(0o644)
+        assert dest.read_text() == "keep\n"
+    finally:
+        dest.chmod(0o644)
+
+
+def test_output_symlink_loop_is_refused(tmp_path, path_graph):
+    """Before: the loop was replaced by a regular file."""
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    refused(tmp_path, ["solve", "--problem", "mvc", path_graph, "--output", tmp_path / "a"], 2,
+            "--output", "symbolic links")
