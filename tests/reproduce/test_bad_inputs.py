@@ -144,6 +144,32 @@ def test_claims_check_catches_edits_that_flip_no_verdict(figures_copy, change):
     assert got["verdict"] == "drift" and "figure3.json" in got["why"]
 
 
+def _bump(d: dict, key: str, by=1) -> None:
+    d[key] += by
+
+
+@pytest.mark.parametrize("name,check,change", [
+    # a raw objective of Figure 2(b) (6754 -> 6755): its cells are recomputed from the rows
+    ("figure2b", "json:figure2b#fig2-table",
+     lambda d: _bump(d["instances"][0]["results"]["list"], "objective")),
+    # Theorem 1's counts: the stored rates and intervals are recomputed from them
+    ("theorem1", "json:theorem1#theorem1-kde-plugin-consistent",
+     lambda d: _bump(d["estimator_comparison"]["kde"][0], "errors")),
+    ("theorem1", "json:theorem1#theorem1-graph-recovery",
+     lambda d: _bump(d["recovery"]["curves"][0]["points"][0], "exact")),
+    ("theorem1", "json:theorem1#noise-breaks-symmetry",
+     lambda d: _bump(d["sigma_sweep"]["points"][0], "errors")),
+], ids=["figure2b-raw-objective", "theorem1-errors", "theorem1-exact", "theorem1-sweep"])
+def test_claims_check_catches_raw_edits_in_other_json_shapes(figures_copy, name, check,
+                                                              change):
+    """Before: these edits passed claims.py --check with 0 drifted (no 'points' to re-derive)."""
+    claims, dest = figures_copy
+    assert claims.derive_json(check, {})["verdict"] != "drift"
+    _edit(dest / f"{name}.json", change)
+    got = claims.derive_json(check, {})
+    assert got["verdict"] == "drift" and f"{name}.json" in got["why"], got
+
+
 def test_figures_get_the_same_permissions_as_their_json(tmp_path):
     """Before: NAME.png and NAME.pdf were written 0600 (mkstemp's mode), the JSON 0644."""
     proc = subprocess.run([sys.executable, str(ROOT / "reproduce" / "figure5.py"), "--profile",
