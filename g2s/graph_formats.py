@@ -115,7 +115,9 @@ def read_limited(fh, limit: int, what: str, check_nul: bool = False) -> bytes:
         chunk = fh.read(min(CHUNK_BYTES, limit + 1 - len(buf)))
         if not chunk:
             return bytes(buf)
-        if check_nul and (buf or compression_of(chunk) is None):
+        if not buf:  # content that is itself compressed (a nested layer) is binary
+            check_nul = check_nul and compression_of(chunk) is None
+        if check_nul:
             at = chunk.find(b"\x00")
             if at >= 0:
                 line = buf.count(b"\n") + chunk.count(b"\n", 0, at) + 1

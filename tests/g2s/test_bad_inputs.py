@@ -742,3 +742,18 @@ def test_output_symlink_loop_is_refused(tmp_path, path_graph):
     (tmp_path / "b").symlink_to("a")
     refused(tmp_path, ["solve", "--problem", "mvc", path_graph, "--output", tmp_path / "a"], 2,
             "--output", "symbolic links")
+
+
+def test_nested_compression_larger_than_a_chunk_is_not_taken_for_binary_text(tmp_path):
+    """The NUL check while streaming applies to the final text, not to a compressed inner
+    layer (a stored gzip holds NUL bytes in its block headers)."""
+    import gzip
+    import zipfile
+    text = "".join(f"{i} {i + 1}\n" for i in range(100_000)).encode()
+    inner = gzip.compress(text, compresslevel=0)
+    assert len(inner) > 2**20 and b"\x00" in inner[2**20:]
+    g = tmp_path / "g.zip"
+    with zipfile.ZipFile(g, "w") as z:
+        z.writestr("g.txt.gz", inner)
+    res, _ = solve_json("--problem", "mvc", g)
+    assert (res["n"], res["m"]) == (100_001, 100_000)
