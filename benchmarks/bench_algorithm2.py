@@ -362,7 +362,7 @@ def growth(model, args) -> dict:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--steps", type=int, default=4, help="greedy steps timed per repeat")
     p.add_argument("--warmup", type=int, default=40, help="greedy steps before timing")
     p.add_argument("--repeats", type=int, default=2, help="alternated repeats per path")

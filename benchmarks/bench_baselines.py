@@ -90,7 +90,7 @@ def time_forward(name: str, n: int, repeats: int) -> float:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--wl-sizes", type=int, nargs="+", default=[50, 100, 200, 300])
     p.add_argument("--out", default="benchmarks/results/baselines.json")

@@ -86,7 +86,7 @@ def note(r: dict) -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--sizes", type=int, nargs="+", default=[25, 50])
     p.add_argument("--count", type=int, default=5)
     p.add_argument("--out", type=Path, default=OUT)

@@ -251,7 +251,7 @@ def render_markdown(result: dict) -> str:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="one graph per tool, no speed fit")
     ap.add_argument("--reuse-speed", action="store_true",
                     help="keep the speed entry of the existing JSON (rerun the comparison only)")

@@ -53,7 +53,7 @@ def instances() -> dict:
 
 
 def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results"
                         / "reference_formulations.json")

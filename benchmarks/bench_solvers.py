@@ -75,7 +75,7 @@ def summarise(rows: list) -> dict:
 
 
 def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 100, 200, 400])
     parser.add_argument("--count", type=int, default=2, help="instances per size")

@@ -178,7 +178,7 @@ def render_markdown(result: dict) -> str:
 
 
 def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 400, 800])
     parser.add_argument("--model-max-n", type=int, default=200)

@@ -244,7 +244,7 @@ def _progress(out: Path, state_dir: Path) -> list[dict]:
 
 
 def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, required=True, help="folder for the JSON outputs")
     p.add_argument("--budget-s", type=float, default=480, help="stop starting units after this")
     p.add_argument("--workers", type=int, default=6, help="GPU worker processes")

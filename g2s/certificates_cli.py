@@ -67,7 +67,7 @@ def _summary(directory: Path | None) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m g2s.certificates",
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m g2s.certificates",
                                      description=certificates.__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -93,6 +93,7 @@ def main(argv=None) -> int:
     subs = [b, a, u, sub.add_parser("verify", help="re-check every stored certificate"),
             sub.add_parser("summary", help="count proven-optimal certificates per file")]
     for p in subs:
+        p.allow_abbrev = False  # a prefix must not pick an option
         p.add_argument("--directory", type=Path, default=None,
                        help="certificate folder (default: the package's data folder)")
     args = parser.parse_args(argv)

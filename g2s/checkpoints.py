@@ -16,7 +16,7 @@ it.  A folder other than :data:`CHECKPOINT_DIR` (a retrained set, the early-stop
 ``early20k`` weights) holds files named the same way.  ``defaults.json`` names, per problem, the
 G2S-RNN checkpoint that ``g2s solve --method g2s`` uses (:func:`select_default_checkpoints`).
 The model config stored in a checkpoint carries ``T_max`` (Algorithm 2 tries ``T = 1..T_max``),
-which :func:`default_t_max` reads.
+which :func:`default_t_max` reads and bounds by :data:`MAX_T_MAX`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,15 @@ from typing import NamedTuple
 
 __all__ = ["CHECKPOINT_DIR", "CheckpointId", "training_set", "checkpoint_path", "shipped",
            "read_meta", "default_checkpoint", "shipped_checkpoint", "load_checkpoint",
-           "default_t_max", "select_default_checkpoints"]
+           "default_t_max", "select_default_checkpoints", "MAX_T_MAX", "MAX_ROLLOUT_CELLS",
+           "check_t_max"]
+
+#: the largest ``T_max`` accepted from a checkpoint or ``--t-max`` (the paper uses 15): Algorithm
+#: 2 keeps a state per rollout, so ``T_max = 1e9`` took 24 GB on a 4-vertex graph
+MAX_T_MAX = 1000
+#: the most (vertex, rollout) cells Algorithm 2 may keep, ``n * T_max``: its selection and
+#: counts take 5 bytes a cell, so this is about 1.3 GB
+MAX_ROLLOUT_CELLS = 2**28
 
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 _DEFAULTS = "defaults.json"
@@ -108,9 +116,23 @@ def load_checkpoint(path, device="cpu", dtype=None):
     return model, payload["meta"]
 
 
-def default_t_max(meta: dict) -> int:
-    """Algorithm 2's ``T_max`` stored in a checkpoint's model config (Section 5: 15)."""
-    return int(meta["model_config"]["T_max"])
+def default_t_max(meta: dict, path=None) -> int:
+    """Algorithm 2's ``T_max`` stored in a checkpoint's model config (Section 5: 15), refused
+    (naming ``path``) unless an integer from 1 to :data:`MAX_T_MAX`."""
+    value = meta.get("model_config", {}).get("T_max")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_T_MAX:
+        where = f"checkpoint {path}" if path is not None else "checkpoint"
+        raise ValueError(f"{where}: invalid metadata: model_config T_max must be an integer "
+                         f"from 1 to {MAX_T_MAX}, got {str(value)[:40]!r}")
+    return value
+
+
+def check_t_max(t_max: int, n: int) -> None:
+    """Refuse a ``T_max`` whose ``n * T_max`` rollout cells exceed :data:`MAX_ROLLOUT_CELLS`."""
+    if n * t_max > MAX_ROLLOUT_CELLS:
+        raise ValueError(f"T_max {t_max} on {n} vertices needs {n * t_max} rollout cells; at "
+                         f"most {MAX_ROLLOUT_CELLS} fit in memory (use --t-max "
+                         f"{max(1, MAX_ROLLOUT_CELLS // n)} or less)")
 
 
 def select_default_checkpoints(directory=None) -> dict:

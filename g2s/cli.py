@@ -46,8 +46,9 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from g2s import __version__, argtypes  # noqa: E402
+from g2s.checkpoints import MAX_ROLLOUT_CELLS, MAX_T_MAX  # noqa: E402
 from g2s.fsutil import atomic_write_text  # noqa: E402
-from g2s.graph_io import FORMATS, GraphFormatError, read_graph  # noqa: E402
+from g2s.graph_io import FORMATS, MAX_INPUT_MIB, GraphFormatError, read_graph  # noqa: E402
 from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective  # noqa: E402
 
 __all__ = ["main", "run", "build_parser"]
@@ -70,6 +71,10 @@ class CommandLineError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):  # no abbreviations: a prefix must not pick an option
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # one line, exit code 2 (handled in main)
         raise CommandLineError(message)
 
@@ -83,8 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("solve", help="solve one problem on one graph file, print JSON")
     s.add_argument("file", type=Path,
-                   help="graph file: edge list, DIMACS, graph6, GraphML, MatrixMarket (.mtx) or "
-                        "METIS (.graph), optionally gzip/bzip2/xz-compressed or in a one-file zip")
+                   help="graph file: edge list, DIMACS, graph6, sparse6, GraphML, MatrixMarket "
+                        "(.mtx) or METIS (.graph), optionally gzip/bzip2/xz-compressed or in a "
+                        "one-file zip; '-' reads standard input (format sniffed unless --format)")
     s.add_argument("--problem", required=True, choices=PROBLEMS, help="the problem to solve")
     s.add_argument("--method", default="greedy", choices=SOLVE_METHODS,
                    help="greedy (default), list (ListRight), list-left (ListLeft), matching "
@@ -95,19 +101,25 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=FORMATS, default=None,
                    help="format of the (unpacked) file (default: a MatrixMarket banner, else the "
                         "extension, else sniffed)")
+    s.add_argument("--max-input-mib", type=argtypes.positive_int, default=MAX_INPUT_MIB,
+                   metavar="MIB", help="refuse a graph file that is, or unpacks to, more than "
+                   f"MIB mebibytes (default {MAX_INPUT_MIB}; parsing takes several times the "
+                   "text's size in memory)")
     s.add_argument("--time-limit", type=argtypes.positive_float, default=None,
                    help="time budget in seconds, for every method (the JSON's 'status' says how "
                         "it ended): reference stops its search (default 240, the paper's Gurobi "
-                        "cut-off); g2s and the neural baselines return the best complete "
-                        "solution found within it (default: no limit); the heuristics always "
-                        "finish")
+                        "cut-off); g2s and the neural baselines stop their learned policy at it "
+                        "and complete every unfinished rollout with the problem's greedy rule, "
+                        "so the answer is still feasible (default: no limit); the heuristics "
+                        "always finish")
     s.add_argument("--seed", type=argtypes.seed, default=None,
                    help="random seed; heuristics break ties by it (default: smallest label)")
     s.add_argument("--checkpoint", type=Path, default=None,
                    help="model weights for a neural method (default: the shipped one)")
-    s.add_argument("--t-max", type=argtypes.positive_int, default=None,
+    s.add_argument("--t-max", type=argtypes.int_from_1_to(MAX_T_MAX), default=None,
                    help="Algorithm 2's T_max for --method g2s (default: the checkpoint's, 15 "
-                        "for the shipped ones)")
+                        f"for the shipped ones; at most {MAX_T_MAX}, and n * T_max at most "
+                        f"{MAX_ROLLOUT_CELLS})")
     s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
     s.add_argument("--float32-screen", action="store_true",
                    help="--method g2s only: screen Algorithm 2's decisions in float32 first, "
@@ -116,9 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "is the literal algorithm's within the screen's measured error bound "
                         "(default: float64 throughout, the literal's arithmetic bit for bit)")
     s.add_argument("--threads", type=argtypes.positive_int, default=None,
+                   action=argtypes.ThreadsAction,
                    help="torch CPU threads for a neural method (default: 1 below "
                         f"{THREADS_ONE_BELOW} vertices, where more threads only add "
-                        "overhead, else the available cores up to 8)")
+                        "overhead, else the available cores up to 8; more than the available "
+                        "cores is lowered to their number, with a warning)")
     s.add_argument("--output", type=argtypes.output_file, default=None,
                    help="also write the JSON to this file (atomically; a new path or a "
                         "regular file other than the input; a symlink is followed)")
@@ -148,13 +162,12 @@ def _train(argv: list) -> dict:
 def _default_threads(n: int) -> int:
     if n < THREADS_ONE_BELOW:
         return 1
-    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else (os.cpu_count() or 1)))
+    return min(8, argtypes.available_cpus())
 
 
 def _solve(args) -> dict:
     t_start = time.perf_counter()
-    g = read_graph(args.file, args.format)
+    g = read_graph(args.file, args.format, max_input_mib=args.max_input_mib)
     read_s = time.perf_counter() - t_start
     G = g.graph
     for w in g.warnings:
@@ -184,7 +197,7 @@ def _solve(args) -> dict:
                 "gap": round(res.gap, 6), "bounds": res.bounds, "versions": res.versions}
     elif args.method == "g2s" or args.method in MODEL_METHODS:
         from g2s.nn.device import resolve_device
-        resolve_device(args.device)
+        args.device = str(resolve_device(args.device))  # 'cpu:0' -> 'cpu', as torch.load needs
         encoder = "g2s_rnn" if args.method == "g2s" else args.method
         deadline = None if args.time_limit is None else \
             time.monotonic() + args.time_limit - (time.perf_counter() - t_start)
@@ -214,6 +227,24 @@ def _solve(args) -> dict:
     return out
 
 
+def _check_method_options(args) -> None:
+    """Options the chosen method would ignore, and a method that does not apply to the
+    problem, are command-line errors, found before the graph file is read."""
+    neural = args.method == "g2s" or args.method in MODEL_METHODS
+    if args.float32_screen and args.method != "g2s":
+        raise CommandLineError("--float32-screen applies to --method g2s only")
+    if args.t_max is not None and args.method != "g2s":
+        raise CommandLineError("--t-max applies to --method g2s only (Algorithm 2)")
+    if args.checkpoint is not None and not neural:
+        raise CommandLineError(f"--checkpoint applies to --method g2s and the neural baselines "
+                               f"only, not --method {args.method}")
+    from g2s.heuristics import HEURISTIC_METHODS
+    problems = HEURISTIC_METHODS.get(args.method, (PROBLEMS,))[0]
+    if args.problem not in problems:
+        raise CommandLineError(f"--method {args.method} does not apply to --problem "
+                               f"{args.problem} (only {', '.join(problems)})")
+
+
 def _check_output(args) -> None:
     """``--output`` must not be the input file (or a link to it): it would be overwritten."""
     out = args.output
@@ -237,8 +268,7 @@ def main(argv=None) -> int:
         if args.command is None:
             raise CommandLineError("a command is required (try 'g2s solve --help')")
         if args.command == "solve":
-            if args.float32_screen and args.method != "g2s":
-                raise CommandLineError("--float32-screen applies to --method g2s only")
+            _check_method_options(args)
             _check_output(args)
             result = _solve(args)
             text = json.dumps(result)

@@ -30,7 +30,7 @@ from pathlib import Path
 import networkx as nx
 import torch
 
-from g2s.checkpoints import default_t_max, load_checkpoint, shipped_checkpoint
+from g2s.checkpoints import check_t_max, default_t_max, load_checkpoint, shipped_checkpoint
 from g2s.nn.batch import GraphBatch, batch_edge_arrays, edge_array
 from g2s.nn.model import QModel
 from g2s.problems import check_solution, utility
@@ -198,7 +198,9 @@ def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int | None = No
     if holds != encoder:  # never label one model's answer with another's name
         raise ValueError(f"checkpoint {path.name} holds a {holds} model, not {encoder}; pass "
                          f"--method {'g2s' if holds == 'g2s_rnn' else holds}")
-    t_max = default_t_max(meta) if t_max is None else t_max
+    stored = default_t_max(meta, path)  # checked even when --t-max overrides it
+    t_max = stored if t_max is None else t_max
+    check_t_max(t_max, G.number_of_nodes())
     S, info = solve_with_model(model, problem, G, t_max=t_max, device=device, deadline=deadline,
                                screen=screen)
     info["checkpoint"] = str(path)

@@ -24,7 +24,8 @@ def atomic_write_bytes(path, data: bytes) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``.
 
     Only a regular file (or a new path) is replaced: a folder, device, FIFO or socket at
-    ``path`` raises :class:`IsADirectoryError` / :class:`OSError` and is left alone.  A
+    ``path`` raises :class:`IsADirectoryError` / :class:`OSError` and is left alone, and so
+    does a file this process may not write (:class:`PermissionError`).  A
     symbolic link is followed, so the link stays and its target gets the new contents.  An
     existing file keeps its permission bits; a new one gets the usual umask permissions (not
     ``mkstemp``'s ``0600``).
@@ -34,6 +35,8 @@ def atomic_write_bytes(path, data: bytes) -> None:
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
         raise OSError(errno.EINVAL, "not a regular file; refusing to replace it", str(path))
+    if path.exists() and not os.access(path, os.W_OK):  # replacing it would bypass its mode
+        raise PermissionError(errno.EACCES, "not writable; refusing to replace it", str(path))
     mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _new_file_mode()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -37,16 +37,29 @@ import io
 import lzma
 import zipfile
 import zlib
+from contextlib import ExitStack
 from pathlib import PurePath
 
 import networkx as nx
 
-from g2s.graph_io import GraphFormatError, InputGraph, from_networkx
+from g2s.graph_io import (
+    _EXTENSIONS,
+    MAX_INPUT_MIB,
+    MAX_VERTICES,
+    NUL_MESSAGE,
+    QUOTE_CHARS,
+    GraphFormatError,
+    InputGraph,
+    from_networkx,
+    quote,
+    too_many_vertices,
+)
 from g2s.graph_metis import metis_bytes, read_metis
 
 __all__ = ["COMPRESSIONS", "MAX_LAYERS", "NEW_FORMATS", "compression_of", "decompress",
            "sniff_format", "read_matrix_market", "read_metis", "metis_bytes",
-           "matrix_market_bytes", "READERS", "WRITERS"]
+           "matrix_market_bytes", "READERS", "WRITERS", "read_limited", "input_too_large",
+           "CHUNK_BYTES"]
 
 #: formats this module adds to :data:`g2s.graph_io.FORMATS`
 NEW_FORMATS = ("mtx", "metis")
@@ -59,8 +72,8 @@ _SUFFIXES = {".gz": "gzip", ".gzip": "gzip", ".z": "gzip", ".bz2": "bzip2", ".bz
 
 
 def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    text = str(exc).strip()  # cut: a parser's message may quote a whole line of the input
+    return text.splitlines()[0][:200] if text else type(exc).__name__
 
 
 def compression_of(raw: bytes) -> str | None:
@@ -81,40 +94,87 @@ def _strip_suffix(name: str) -> str:
     return p.stem if p.suffix.lower() in _SUFFIXES else p.name
 
 
-def _unzip(raw: bytes, name: str) -> tuple[bytes, str]:
-    with zipfile.ZipFile(io.BytesIO(raw)) as zf:
-        members = [i for i in zf.infolist()
-                   if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
-        if not members:
-            raise GraphFormatError(f"zip: {name} holds no file")
-        if len(members) > 1:
-            shown = ", ".join(i.filename for i in members[:5])
-            more = f" and {len(members) - 5} more" if len(members) > 5 else ""
-            raise GraphFormatError(f"zip: {name} holds {len(members)} files ({shown}{more}); "
-                                   "extract the one graph to solve")
-        return zf.read(members[0]), PurePath(members[0].filename).name
+#: compressed input is unpacked in chunks of this many bytes
+CHUNK_BYTES = 2**20
 
 
-_UNPACK = {"gzip": lambda raw, name: (gzip.decompress(raw), _strip_suffix(name)),
-           "bzip2": lambda raw, name: (bz2.decompress(raw), _strip_suffix(name)),
-           "xz": lambda raw, name: (lzma.decompress(raw), _strip_suffix(name)),
-           "zip": _unzip}
+def input_too_large(what: str, limit: int) -> GraphFormatError:
+    """The refusal of input beyond ``limit`` bytes (:data:`g2s.graph_io.MAX_INPUT_MIB`)."""
+    return GraphFormatError(f"{what}: more than {limit / 2**20:g} MiB of input (the limit; "
+                            "--max-input-mib raises it)")
 
 
-def decompress(raw: bytes, name: str) -> tuple[bytes, str]:
+def read_limited(fh, limit: int, what: str, check_nul: bool = False) -> bytes:
+    """All of the binary stream ``fh``, refused as soon as it passes ``limit`` bytes.
+
+    With ``check_nul``, content that is not itself compressed is refused at its first NUL byte
+    (as :func:`g2s.graph_io.decode_text` would, but without unpacking the rest first).
+    """
+    buf = bytearray()
+    while True:
+        chunk = fh.read(min(CHUNK_BYTES, limit + 1 - len(buf)))
+        if not chunk:
+            return bytes(buf)
+        if not buf:  # content that is itself compressed (a nested layer) is binary
+            check_nul = check_nul and compression_of(chunk) is None
+        if check_nul:
+            at = chunk.find(b"\x00")
+            if at >= 0:
+                line = buf.count(b"\n") + chunk.count(b"\n", 0, at) + 1
+                raise GraphFormatError(f"{what}: line {line}: {NUL_MESSAGE}")
+        buf += chunk
+        if len(buf) > limit:
+            raise input_too_large(what, limit)
+
+
+def _zip_member(zf: zipfile.ZipFile, name: str) -> zipfile.ZipInfo:
+    members = [i for i in zf.infolist()
+               if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+    if not members:
+        raise GraphFormatError(f"zip: {name} holds no file")
+    if len(members) > 1:
+        shown = ", ".join(i.filename[:QUOTE_CHARS] for i in members[:5])
+        more = f" and {len(members) - 5} more" if len(members) > 5 else ""
+        raise GraphFormatError(f"zip: {name} holds {len(members)} files ({shown}{more}); "
+                               "extract the one graph to solve")
+    return members[0]
+
+
+def _open_layer(kind: str, raw: bytes, name: str, stack: ExitStack):
+    """A stream of the unpacked content of ``raw`` and the inner file name."""
+    if kind == "zip":
+        zf = stack.enter_context(zipfile.ZipFile(io.BytesIO(raw)))
+        member = _zip_member(zf, name)
+        return stack.enter_context(zf.open(member)), PurePath(member.filename).name
+    opener = {"gzip": gzip.GzipFile, "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}[kind]
+    return stack.enter_context(opener(fileobj=io.BytesIO(raw)) if kind == "gzip"
+                               else opener(io.BytesIO(raw))), _strip_suffix(name)
+
+
+def decompress(raw: bytes, name: str, limit: int | None = None,
+               fmt: str | None = None) -> tuple[bytes, str]:
     """Undo compression found by magic bytes; return ``(content, inner file name)``.
 
     The inner name drops the compression suffix (``g.clq.gz`` -> ``g.clq``) or is the zip
     member's name; it decides the format when no ``--format`` is given.  Uncompressed input is
     returned unchanged (a ``.gz`` suffix on a plain file is dropped from the name only).
+
+    Each layer is unpacked as a stream and refused once it passes ``limit`` bytes (default
+    :data:`g2s.graph_io.MAX_INPUT_MIB` MiB), or at a NUL byte in the final, uncompressed
+    content unless that is GraphML (``fmt``, else the inner name), which may be UTF-16.
     """
+    limit = MAX_INPUT_MIB * 2**20 if limit is None else limit
     name = PurePath(name).name
     for _ in range(MAX_LAYERS):
         kind = compression_of(raw)
         if kind is None:
             return raw, _strip_suffix(name)
         try:
-            raw, name = _UNPACK[kind](raw, name)
+            with ExitStack() as stack:
+                fh, inner = _open_layer(kind, raw, name, stack)
+                xml = (fmt or _EXTENSIONS.get(PurePath(inner).suffix.lower())) == "graphml"
+                raw = read_limited(fh, limit, inner, check_nul=not xml)
+                name = inner
         except GraphFormatError:
             raise
         except (OSError, EOFError, ValueError, RuntimeError, NotImplementedError, zlib.error,
@@ -133,6 +193,29 @@ def sniff_format(text: str) -> str | None:
 
 # --- MatrixMarket --------------------------------------------------------------------------------
 
+def _check_size_line(text: str, layout: str, size: int) -> None:
+    """Refuse, before scipy allocates anything, a size line declaring more than
+    :data:`g2s.graph_io.MAX_VERTICES` rows, a non-square matrix, or a dense (``array``) matrix
+    with more values than the file's ``size`` bytes can hold (scipy allocates it whole)."""
+    for lineno, line in enumerate(text.lstrip().split("\n")[1:], 2):
+        parts = line.split()
+        if not parts or parts[0].startswith("%"):
+            continue
+        if not 2 <= len(parts) <= 3 or not all(t.isascii() and t.isdigit() for t in parts):
+            raise GraphFormatError(f"MatrixMarket: line {lineno}: expected the size line 'ROWS "
+                                   f"COLUMNS [ENTRIES]', got {quote(line.strip())}")
+        rows, cols = int(parts[0]), int(parts[1])
+        if rows != cols:
+            raise GraphFormatError(f"MatrixMarket: an adjacency matrix is square; this one is "
+                                   f"{rows} x {cols}")
+        if rows > MAX_VERTICES:
+            raise too_many_vertices(rows, f"MatrixMarket: line {lineno}: the size line declares ")
+        if layout == "array" and rows * rows > size // 2:  # a value and a separator each
+            raise GraphFormatError(f"MatrixMarket: line {lineno}: a dense {rows} x {rows} matrix "
+                                   f"needs {rows * rows} values; the file is {size} bytes")
+        return
+
+
 def read_matrix_market(raw: bytes, text: str | None = None) -> InputGraph:
     """The graph whose adjacency matrix a MatrixMarket file holds (module docstring)."""
     import numpy as np
@@ -145,8 +228,9 @@ def read_matrix_market(raw: bytes, text: str | None = None) -> InputGraph:
                                "coordinate pattern symmetric' banner")
     if len(banner) != 5 or banner[1].lower() != "matrix":
         raise GraphFormatError(f"MatrixMarket: line 1: expected '%%MatrixMarket matrix FORMAT "
-                               f"FIELD SYMMETRY', got {' '.join(banner)!r}")
+                               f"FIELD SYMMETRY', got {quote(' '.join(banner))}")
     symmetry = banner[4].lower()
+    _check_size_line(text, banner[2].lower(), len(raw))
     try:
         A = scipy.io.mmread(io.BytesIO(raw))
     except Exception as exc:  # noqa: BLE001 - scipy raises ValueError, OSError, ... per parser

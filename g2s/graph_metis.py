@@ -22,7 +22,14 @@ from __future__ import annotations
 
 import networkx as nx
 
-from g2s.graph_io import GraphFormatError, InputGraph, from_networkx
+from g2s.graph_io import (
+    MAX_VERTICES,
+    GraphFormatError,
+    InputGraph,
+    from_networkx,
+    quote,
+    too_many_vertices,
+)
 
 __all__ = ["read_metis", "metis_bytes"]
 
@@ -33,21 +40,25 @@ def _ints(tokens: list, lineno: int) -> list:
         try:
             out.append(int(t))
         except ValueError:
-            raise GraphFormatError(f"METIS: line {lineno}: expected integers, got {t!r}") from None
+            raise GraphFormatError(f"METIS: line {lineno}: expected integers, got "
+                                   f"{quote(t)}") from None
     return out
 
 
 def _metis_header(parts: list, lineno: int) -> tuple[int, int, bool, bool, bool, int]:
     if not 2 <= len(parts) <= 4:
         raise GraphFormatError(f"METIS: line {lineno}: expected the header 'n m [fmt [ncon]]', "
-                               f"got {' '.join(parts)!r}")
+                               f"got {quote(' '.join(parts))}")
     n, m = _ints(parts[:2], lineno)
     if n < 0 or m < 0:
         raise GraphFormatError(f"METIS: line {lineno}: n and m must be non-negative")
+    if n > MAX_VERTICES:
+        raise too_many_vertices(n, f"METIS: line {lineno}: the header declares ")
     fmt = parts[2] if len(parts) > 2 else "0"
     if len(fmt) > 3 or set(fmt) - {"0", "1"}:
         raise GraphFormatError(f"METIS: line {lineno}: fmt must be a binary number of up to "
-                               f"three digits (sizes, vertex weights, edge weights), got {fmt!r}")
+                               "three digits (sizes, vertex weights, edge weights), got "
+                               f"{quote(fmt)}")
     sizes, vweights, eweights = (d == "1" for d in fmt.zfill(3))
     ncon = 1 if vweights else 0
     if len(parts) == 4:
@@ -63,8 +74,8 @@ def _metis_header(parts: list, lineno: int) -> tuple[int, int, bool, bool, bool,
 def read_metis(raw: bytes, text: str | None = None) -> InputGraph:
     """The graph of a METIS graph file (module docstring)."""
     text = raw.decode("utf-8", errors="replace") if text is None else text
-    # lines end at "\n" only (as in g2s.graph_io): a stray form feed is not a vertex line
-    raw_lines = [ln.removesuffix("\r") for ln in text.split("\n")]
+    # lines end at "\n", "\r\n" or "\r" (as in g2s.graph_io): a form feed is not a line end
+    raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if raw_lines and raw_lines[-1] == "":  # the newline ending the last line
         raw_lines.pop()
     lines = [(k, ln) for k, ln in enumerate(raw_lines, 1) if not ln.startswith("%")]

@@ -7,11 +7,19 @@ duplicate edges are dropped with a warning (:func:`g2s.graph_io.from_networkx`).
 
 from __future__ import annotations
 
+import io
 import re
 
 import networkx as nx
 
-from g2s.graph_io import MAX_VERTICES, GraphFormatError, InputGraph, from_networkx
+from g2s.graph_io import (
+    MAX_VERTICES,
+    GraphFormatError,
+    InputGraph,
+    from_networkx,
+    quote,
+    too_many_vertices,
+)
 
 __all__ = ["read_edgelist", "read_dimacs", "TEXT_READERS"]
 
@@ -24,35 +32,64 @@ def _token(tok: str):
     return int(tok) if _CANONICAL_INT.fullmatch(tok) else tok
 
 
+def _lines(text: str):
+    """The lines of ``text`` one at a time (a list of them would take ~50 bytes a line more);
+    line ends are already ``\n`` (:func:`g2s.graph_io.normalize_line_ends`)."""
+    return (line.rstrip("\n") for line in io.StringIO(text, newline="\n"))
+
+
+def _is_number(tok: str) -> bool:
+    try:
+        float(tok)
+    except ValueError:
+        return False
+    return True
+
+
+def _duplicates(dup: int) -> list:
+    return [f"dropped {dup} duplicate edge(s)"] if dup else []
+
+
 def read_edgelist(text: str) -> InputGraph:
-    H = nx.MultiGraph()
-    weighted = 0
-    for lineno, raw in enumerate(text.split("\n"), 1):
+    # a simple graph plus a count: a MultiGraph would store every duplicate line
+    H = nx.Graph()
+    weighted = dup = 0
+    for lineno, raw in enumerate(_lines(text), 1):
         line = raw.split("#", 1)[0].split("%", 1)[0].strip(" \t\r")
         if not line:
             continue
         parts = _BLANKS.split(line)
         if len(parts) < 2:
-            raise GraphFormatError(f"line {lineno}: expected 'u v', got {raw.strip()!r}")
+            raise GraphFormatError(f"line {lineno}: expected 'u v', got {quote(raw.strip())}")
         if len(parts) > 3:
             raise GraphFormatError(f"line {lineno}: expected 'u v' or 'u v weight', got "
-                                   f"{raw.strip()!r}")
-        weighted += len(parts) == 3
+                                   f"{quote(raw.strip())}")
+        if len(parts) == 3:
+            if not _is_number(parts[2]):
+                raise GraphFormatError(f"line {lineno}: the third column (a weight) must be a "
+                                       f"number, got {quote(parts[2])}")
+            weighted += 1
         u, v = _token(parts[0]), _token(parts[1])
         if u == v:
-            raise GraphFormatError(f"line {lineno}: self-loop at vertex {u!r}: only simple "
+            raise GraphFormatError(f"line {lineno}: self-loop at vertex {quote(u)}: only simple "
                                    "graphs are supported")
+        if H.has_edge(u, v):
+            dup += 1
+            continue
         H.add_edge(u, v)
+        if len(H) > MAX_VERTICES:
+            raise too_many_vertices(len(H), f"line {lineno}: the edge list has more than ")
     warnings = [f"ignored the third column (edge weights) on {weighted} line(s): the problems "
                 "are unweighted"] if weighted else []
-    return from_networkx(H, warnings)
+    return from_networkx(H, warnings + _duplicates(dup))
 
 
 def read_dimacs(text: str) -> InputGraph:
     n = m_declared = None
-    H = nx.MultiGraph()
+    H = nx.Graph()
     warnings = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    dup = 0
+    for lineno, raw in enumerate(_lines(text), 1):
         parts = raw.split()
         if not parts or parts[0] == "c":
             continue
@@ -60,19 +97,20 @@ def read_dimacs(text: str) -> InputGraph:
             if n is not None:
                 raise GraphFormatError(f"line {lineno}: second 'p' line")
             if len(parts) != 4 or parts[1] not in ("edge", "col"):
-                raise GraphFormatError(f"line {lineno}: expected 'p edge N M', got {raw.strip()!r}")
+                raise GraphFormatError(f"line {lineno}: expected 'p edge N M', got "
+                                       f"{quote(raw.strip())}")
             if not (parts[2].isascii() and parts[2].isdigit() and parts[3].isascii()
                     and parts[3].isdigit()):
                 raise GraphFormatError(f"line {lineno}: N and M must be non-negative integers")
             n, m_declared = int(parts[2]), int(parts[3])
             if n > MAX_VERTICES:
-                raise GraphFormatError(f"line {lineno}: 'p' line declares {n} vertices; at most "
-                                       f"{MAX_VERTICES} are accepted")
+                raise too_many_vertices(n, f"line {lineno}: 'p' line declares ")
         elif parts[0] == "e":
             if n is None:
                 raise GraphFormatError(f"line {lineno}: 'e' line before the 'p edge N M' line")
             if len(parts) != 3:
-                raise GraphFormatError(f"line {lineno}: expected 'e u v', got {raw.strip()!r}")
+                raise GraphFormatError(f"line {lineno}: expected 'e u v', got "
+                                       f"{quote(raw.strip())}")
             try:
                 u, v = int(parts[1]), int(parts[2])
             except ValueError:
@@ -82,15 +120,18 @@ def read_dimacs(text: str) -> InputGraph:
             if u == v:
                 raise GraphFormatError(f"line {lineno}: self-loop at vertex {u}: only simple "
                                        "graphs are supported")
+            if H.has_edge(u, v):
+                dup += 1
             H.add_edge(u, v)
         else:
-            raise GraphFormatError(f"line {lineno}: unknown DIMACS line type {parts[0]!r}")
+            raise GraphFormatError(f"line {lineno}: unknown DIMACS line type {quote(parts[0])}")
     if n is None:
         raise GraphFormatError("no 'p edge N M' line")
     H.add_nodes_from(range(1, n + 1))  # the declared isolated vertices, once N is checked
-    if H.number_of_edges() != m_declared:
-        warnings.append(f"'p' line declares {m_declared} edges, file has {H.number_of_edges()}")
-    return from_networkx(H, warnings)
+    if H.number_of_edges() + dup != m_declared:
+        warnings.append(f"'p' line declares {m_declared} edges, file has "
+                        f"{H.number_of_edges() + dup}")
+    return from_networkx(H, warnings + _duplicates(dup))
 
 
 #: format name -> reader ``decoded text -> InputGraph``

@@ -70,7 +70,7 @@ def checkpoint_out(text: str) -> Path:
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     """Add the training options (one per :class:`TrainConfig` field) to ``parser``."""
-    p = parser or argparse.ArgumentParser(prog="g2s train", description=__doc__)
+    p = parser or argparse.ArgumentParser(allow_abbrev=False, prog="g2s train", description=__doc__)
     docs = _field_comments(TrainConfig)
     for f in fields(TrainConfig):
         flag = "--" + f.name.replace("_", "-")
@@ -90,7 +90,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                    help="checkpoint path (.pt; required); a .json sidecar is written")
     p.add_argument("--no-resume", action="store_true", help="ignore an existing .resume.pt")
     p.add_argument("--threads", type=argtypes.positive_int, default=1,
-                   help="torch CPU threads (default 1)")
+                   action=argtypes.ThreadsAction,
+                   help="torch CPU threads (default 1; more than the available cores is "
+                        "lowered to their number, with a warning)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
 

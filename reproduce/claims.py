@@ -133,7 +133,8 @@ def derive_json(check: str, cache: dict) -> dict:
             # those from the cached solutions where present): an edit that flips no verdict
             # is drift too
             from reproduce.rederive import drift
-            cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name)
+            cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name,
+                                              summarise=_one_argument_summarise(name))
     if cache[name] is None:
         return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}
     dirty = cache[(name, "dirty")]
@@ -153,6 +154,16 @@ def derive_json(check: str, cache: dict) -> dict:
         return {**got, "verdict": "drift",
                 "why": f"{name}.json's stored verdict differs from the re-derived one"}
     return got
+
+
+def _one_argument_summarise(name: str):
+    """The script's ``summarise(raw)`` when it takes the raw result alone (the figures whose
+    summarised keys follow from the JSON's own records), else None."""
+    import inspect
+    fn = getattr(_load_script(Path(name).name), "summarise", None)
+    if fn is None or len(inspect.signature(fn).parameters) != 1:
+        return None
+    return fn
 
 
 def dirty_provenance(provenance) -> str | None:
@@ -286,7 +297,7 @@ def apply_variants(claim: dict, derived: dict) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true",
                    help="fail (exit 1) when a verdict drifted or CLAIMS.md is out of date")
     p.add_argument("--skip-pytest", action="store_true",

@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
-import os
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from g2s import argtypes
-from g2s.fsutil import atomic_write_json
+from g2s.fsutil import atomic_write_bytes, atomic_write_json
 from g2s.fsutil import jsonable as _jsonable
+from reproduce.engine import CONNECT_TIMEOUT_S, probe_scheduler, scheduler_address
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "paper_figures"
@@ -37,7 +37,12 @@ VERDICTS = ("confirmed", "qualified", "refuted", "inconclusive", "not-reproduced
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """Command-line errors as one line (``prog: error: ...``, exit 2), not a usage dump."""
+    """Command-line errors as one line (``prog: error: ...``, exit 2), not a usage dump; no
+    abbreviated options (``--seed`` must not silently mean ``--seeds``)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())}\n")
@@ -62,10 +67,11 @@ def make_parser(name: str, description: str, seed: bool = True,
                        help="master random seed (default: 0)")
     p.add_argument("--workers", type=argtypes.positive_int, default=1,
                    help="worker processes for independent units of work (default: 1)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS", type=scheduler_address,
                    help="run the units on a Dask cluster: a scheduler's address "
                         "(tcp://HOST:8786), or 'local' for a LocalCluster of --workers "
-                        "processes (needs the cluster extra; see reproduce/engine.py)")
+                        "processes (needs the cluster extra; see reproduce/engine.py); "
+                        f"connecting gives up after {CONNECT_TIMEOUT_S} s")
     p.add_argument("--cache-dir", type=argtypes.output_dir, default=None,
                    help="cache of finished work units (default: OUT/.cache/NAME)")
     p.add_argument("--no-cache", action="store_true", help="recompute every unit of work")
@@ -212,15 +218,10 @@ class Run:
             as_written = json.loads(json.dumps(_jsonable(payload), sort_keys=True))
             payload["verdicts"] = derive(as_written)
         if fig is not None:
-            for ext in ("png", "pdf"):
-                fd, tmp = tempfile.mkstemp(dir=self.out, prefix=f".{self.name}.", suffix=f".{ext}")
-                os.close(fd)
-                try:
-                    fig.savefig(tmp, dpi=150, bbox_inches="tight", format=ext)
-                    os.replace(tmp, self.out / f"{self.name}.{ext}")
-                finally:
-                    if os.path.exists(tmp):
-                        os.unlink(tmp)
+            for ext in ("png", "pdf"):  # written like the JSON: atomically, umask permissions
+                buf = io.BytesIO()
+                fig.savefig(buf, dpi=150, bbox_inches="tight", format=ext)
+                atomic_write_bytes(self.out / f"{self.name}.{ext}", buf.getvalue())
         path = self.out / f"{self.name}.json"
         atomic_write_json(path, payload)
         print(f"wrote {path} ({payload['provenance']['wall_time_s']:.1f} s)")
@@ -273,6 +274,8 @@ def script_main(name: str, doc: str, argv, produce: Callable, derive: Callable |
     if options is not None:
         options(p)
     args = p.parse_args(argv)
+    if args.scheduler is not None:  # fail now, not after the work before the pool opens
+        probe_scheduler(args.scheduler)
     if torch_threads is not None:
         import torch
         torch.set_num_threads(torch_threads)

@@ -12,6 +12,9 @@ and :func:`run_jobs`, chosen by two options:
 * ``--scheduler ADDRESS`` (``tcp://HOST:8786``): the units go to a running Dask scheduler
   (``pip install -e ".[cluster]"``); ``--scheduler local`` starts a Dask ``LocalCluster``
   of ``--workers`` single-threaded worker processes (to use Dask's dashboard on one machine).
+  A malformed or empty address is a command-line error (exit 2, :func:`scheduler_address`); a
+  scheduler that cannot be reached, or a server there that does not answer as a Dask
+  scheduler, is one line on stderr and exit 1 within :data:`CONNECT_TIMEOUT_S` seconds.
 
 Same results anywhere: a unit is a module-level function of its arguments, cached under a key
 of everything that determines it (:class:`reproduce.common.UnitCache`), and it uses no global
@@ -30,18 +33,89 @@ larger than every worker's ``memory`` is refused before anything is submitted.
 
 from __future__ import annotations
 
+import argparse
 import concurrent.futures as cf
+import re
+import socket
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "DaskPool"]
+__all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "DaskPool",
+           "CONNECT_TIMEOUT_S", "DEFAULT_PORT", "scheduler_address", "probe_scheduler"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: ``--scheduler local``: start a Dask LocalCluster in this process
 LOCAL = "local"
+#: seconds to reach a Dask scheduler and finish Dask's handshake with it; past them the
+#: command fails in one line (a server that accepts the connection but never answers would
+#: otherwise keep the client waiting for minutes)
+CONNECT_TIMEOUT_S = 10
+#: a Dask scheduler's port when the address names none
+DEFAULT_PORT = 8786
+_ADDRESS = re.compile(r"(?:(?P<scheme>tcp|tls)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
+                      r"(?::(?P<port>[0-9]{1,5}))?/?")
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler``'s value (an argparse type): ``local`` or ``[tcp|tls://]HOST[:PORT]``."""
+    if text == LOCAL:
+        return text
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the address is empty; give tcp://HOST:PORT, or "
+                                         "'local' for a LocalCluster")
+    m = _ADDRESS.fullmatch(text)
+    if m is None or not 1 <= int(m["port"] or DEFAULT_PORT) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text[:60]!r} is not a scheduler address; give "
+                                         "tcp://HOST:PORT, or 'local' for a LocalCluster")
+    return text
+
+
+def probe_scheduler(address: str) -> None:
+    """Exit 1 with one line unless something accepts TCP connections at ``address`` within
+    :data:`CONNECT_TIMEOUT_S` seconds (``local`` needs no probe).  Scripts call it right after
+    parsing, so a refused or unreachable address fails at once, not after the work that comes
+    before the pool is opened (Dask itself retries a refused port until its timeout)."""
+    if address == LOCAL:
+        return
+    m = _ADDRESS.fullmatch(address)
+    host, port = m["host"].strip("[]"), int(m["port"] or DEFAULT_PORT)
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        raise SystemExit(f"--scheduler {address}: cannot connect "
+                         f"({exc.strerror or type(exc).__name__})") from None
+
+
+def _connect(distributed, address: str):
+    """A Dask client of the scheduler at ``address``, or one line and exit 1 within
+    :data:`CONNECT_TIMEOUT_S` seconds (refused, unreachable, or not a Dask scheduler)."""
+    probe_scheduler(address)
+    box: dict = {}
+
+    def attempt():
+        try:
+            box["client"] = distributed.Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
+        except BaseException as exc:  # noqa: BLE001 - a strange answer raises anything
+            box["error"] = exc
+
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(CONNECT_TIMEOUT_S)
+    if "client" in box:
+        return box["client"]
+    if thread.is_alive():
+        reason = f"no Dask scheduler answered within {CONNECT_TIMEOUT_S} s"
+    else:
+        exc = box["error"]
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:120]
+        reason = f"not a Dask scheduler? {type(exc).__name__}: {first}"
+    raise SystemExit(f"--scheduler {address}: cannot connect ({reason})")
+
+
 #: the memory a job declares when it does not say (a Python process with numpy, torch loaded)
 DEFAULT_MEMORY = 512 * 2**20
 
@@ -113,10 +187,7 @@ class DaskPool:
                 resources={"memory": per})
             self.client = distributed.Client(self.cluster)
         else:
-            try:
-                self.client = distributed.Client(address, timeout="30s")
-            except OSError as exc:
-                raise SystemExit(f"--scheduler {address}: cannot connect ({exc})") from None
+            self.client = _connect(distributed, scheduler_address(address))
         self._capacity = None
         print(f"dask: scheduler {self.client.scheduler.address}, dashboard "
               f"{self.client.dashboard_link}", file=sys.stderr, flush=True)

@@ -24,6 +24,7 @@ from __future__ import annotations
 if not __package__:  # run as python reproduce/figure2b.py
     import _bootstrap  # noqa: F401
 
+import argparse
 from pathlib import Path
 
 from g2s import argtypes
@@ -55,6 +56,19 @@ __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "P
            "summarise", "derive_verdicts", "plot", "produce", "main"]
 
 
+def _trained_seed(text: str) -> int:
+    """A training seed with at least one checkpoint of the figure's models: a seed without any
+    would give a figure with no model results at all."""
+    from g2s.checkpoints import checkpoint_path
+    seed = argtypes.nonnegative_int(text)
+    paths = [checkpoint_path(m, "mvc", trained_on, seed)
+             for m in MODELS for trained_on in FAMILIES.values()]
+    if not any(path.exists() for path in paths):
+        raise argparse.ArgumentTypeError(f"no checkpoint of training seed {seed} for "
+                                         f"{' or '.join(MODELS)} (no {paths[0].name}, ...)")
+    return seed
+
+
 def options(p) -> None:
     p.add_argument("--methods", nargs="*", choices=METHODS + ("reference",), default=None,
                    help="compute only these (default: all); the rest come from the cache or "
@@ -65,7 +79,7 @@ def options(p) -> None:
                    help="CP-SAT seconds per graph (default: 240, the paper's cut-off; "
                         "smoke: 5)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
-    p.add_argument("--seeds", type=argtypes.nonnegative_int, nargs="+", default=None,
+    p.add_argument("--seeds", type=_trained_seed, nargs="+", default=None,
                    help="training seeds of each model to run (default: 0 at smoke, the shipped "
                         "seeds 0 1 2 at ci and paper); seed 0 is the table's pairing, seed k "
                         "is reported as g2s_rnn_sK / s2v_sK")

@@ -18,8 +18,14 @@ compared, from the bottom up:
 6. in a JSON that records ``reference_beaten``, that count from the rows, and that no result
    beats its row's reference (a better one becomes the reference when the run writes).
 
-Any disagreement is drift.  JSONs of other shapes (no ``instances`` rows) are left to their
-``derive_verdicts``.
+6. every stored rate and its Wilson interval against the counts stored beside it
+   (``errors`` or ``exact`` of ``graphs``, ``graphs_with_false_edges``), in any JSON: Theorem 1
+   stores counts, not per-graph records, and its verdicts read the rates;
+7. given the script's ``summarise(raw)``, every key it returns against the stored one (Figure
+   2(b)'s ``cells`` from its ``instances``), so an edited raw objective is drift even where no
+   plotted ``points`` exist.
+
+Any disagreement is drift.
 """
 
 from __future__ import annotations
@@ -192,9 +198,70 @@ def _check_cache(problem: str, rows: list, payload: dict, cache_dir: Path, out: 
                            "the cached solution")
 
 
-def drift(payload: dict, cache_dir: Path | None = None) -> list[str]:
-    """Every summarised number of ``payload`` that its raw records do not reproduce."""
+#: (count, total, rate, interval, complement): a stored rate and its interval follow from the
+#: stored counts (``complement``: the rate of the other outcome, ``1 - count / total``)
+_RATES = (("errors", "graphs", "error_rate", "error_ci95", False),
+          ("exact", "graphs", "error_rate", "error_ci95", True),
+          ("exact", "graphs", "exact_rate", "exact_ci95", False),
+          ("graphs_with_false_edges", "graphs", "false_edge_graph_rate", "false_edge_graph_ci95",
+           False))
+
+
+def _count(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_rates(obj, out: list, path: str = "") -> None:
+    from reproduce.verdicts.rule import rate_interval
+    if isinstance(obj, list):
+        for i, v in enumerate(obj):
+            _check_rates(v, out, f"{path}[{i}]")
+        return
+    if not isinstance(obj, dict):
+        return
+    for count, total, rate, ci, complement in _RATES:
+        if not (rate in obj and _count(obj.get(count)) and _count(obj.get(total))
+                and obj[total] > 0):
+            continue
+        k, m = obj[count], obj[total]
+        want = 1 - k / m if complement else k / m
+        if not _close(obj[rate], want):
+            out.append(f"{path or '.'}: {rate} {obj[rate]!r} != {want!r} from {count} {k} of "
+                       f"{total} {m}")
+        if isinstance(obj.get(ci), list) and len(obj[ci]) == 2:
+            lo, hi = rate_interval(k, m)
+            want_ci = [1 - hi, 1 - lo] if complement else [lo, hi]
+            if not all(_close(a, b) for a, b in zip(obj[ci], want_ci)):
+                out.append(f"{path or '.'}: {ci} {obj[ci]!r} != the Wilson interval of "
+                           f"{count} {k} of {total} {m}")
+    for key, v in obj.items():
+        _check_rates(v, out, f"{path}.{key}")
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) \
+            and not isinstance(a, bool) and not isinstance(b, bool):
+        return _close(a, b)
+    return a == b
+
+
+def drift(payload: dict, cache_dir: Path | None = None, summarise=None) -> list[str]:
+    """Every summarised number of ``payload`` that its raw records do not reproduce;
+    ``summarise``: the script's ``summarise(raw)``, whose every key is recomputed."""
     out: list[str] = []
+    _check_rates({k: v for k, v in payload.items() if k != "provenance"}, out)
+    try:  # a JSON without every key summarise reads (Figure 3 stores no 'methods') is skipped
+        again = json.loads(json.dumps(summarise(payload))) if summarise is not None else {}
+    except KeyError:
+        again = {}
+    for key, value in again.items():
+        if not _same(payload.get(key), value):
+            out.append(f"{key} does not follow from the raw records (the script's "
+                       "summarise gives other numbers)")
     for problem, rows, points in _groups(payload):
         if problem is None or not all(isinstance(r, dict) and "results" in r for r in rows):
             continue

@@ -13,6 +13,11 @@ LocalCluster of ``--workers`` processes; see :mod:`reproduce.engine`).  A worker
 (the training gets SIGTERM when its worker dies) and continues where it stopped on the worker
 Dask re-runs it on; each training declares :data:`TRAIN_MEMORY`.
 
+Interruption: each training runs in its own process group, so Ctrl-C (SIGINT) or SIGTERM
+reaches this script alone, which passes it on once to every running training (each saves a
+resume point where it is and exits), starts no further one, and exits ``128 + signal`` with
+one line on stderr.  Options are checked when parsed (exit 2, one line).
+
 Usage::
 
     python reproduce/train_all.py --list          # what is missing, cheapest first
@@ -26,16 +31,21 @@ import argparse
 import functools
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 if not __package__:  # run as python reproduce/train_all.py
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from g2s import argtypes  # noqa: E402
 from g2s.checkpoints import checkpoint_path  # noqa: E402
 from reproduce import settings as S  # noqa: E402
+from reproduce.common import OneLineParser  # noqa: E402
+from reproduce.engine import CONNECT_TIMEOUT_S, probe_scheduler, scheduler_address  # noqa: E402
 
 #: the memory one training declares to a Dask cluster: the model, a 50,000-transition replay
 #: buffer and exact validation on 15-22 vertices (a running ER-15 training peaks near 400 MiB)
@@ -69,16 +79,41 @@ def command(t: dict) -> list[str]:
     return cmd
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+#: the niceness range a training may be given: lowering it below 0 needs privileges and would
+#: take the machine from other work
+NICE_RANGE = (0, 19)
+
+
+def _niceness(text: str) -> int:
+    value = argtypes.nonnegative_int(text) if not text.lstrip().startswith("-") else -1
+    if not NICE_RANGE[0] <= value <= NICE_RANGE[1]:
+        raise argparse.ArgumentTypeError(f"must be an integer from {NICE_RANGE[0]} to "
+                                         f"{NICE_RANGE[1]}, got {text[:40]!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    encoders = sorted({encoder for encoder, _, _ in S.TRAIN_TARGETS})
+    p = OneLineParser(prog="reproduce/train_all.py", description=__doc__.splitlines()[0])
     p.add_argument("--list", action="store_true", help="print the targets and exit")
-    p.add_argument("--workers", type=int, default=1, help="trainings at once (default 1)")
-    p.add_argument("--only", nargs="*", default=None, help="only these encoders")
-    p.add_argument("--nice", type=int, default=0, help="run trainings at this niceness")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    p.add_argument("--workers", type=argtypes.positive_int, default=1,
+                   help="trainings at once (default 1)")
+    p.add_argument("--only", nargs="+", default=None, choices=encoders, metavar="ENCODER",
+                   help=f"only these encoders ({', '.join(encoders)})")
+    p.add_argument("--nice", type=_niceness, default=0,
+                   help=f"run trainings at this niceness ({NICE_RANGE[0]} to {NICE_RANGE[1]}, "
+                        "default 0)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS", type=scheduler_address,
                    help="run each training as a job on this Dask scheduler (tcp://HOST:8786), "
-                        "or 'local' for a LocalCluster of --workers processes")
-    args = p.parse_args(argv)
+                        "or 'local' for a LocalCluster of --workers processes; connecting "
+                        f"gives up after {CONNECT_TIMEOUT_S} s")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.scheduler is not None and not args.list:
+        probe_scheduler(args.scheduler)
     todo = [t for t in targets() if not t["done"]
             and (args.only is None or t["encoder"] in args.only)]
     if args.list:
@@ -88,30 +123,108 @@ def main(argv=None) -> int:
         return 0
 
     if args.scheduler:
-        return int(any(_on_dask(args, todo)))
-    with ThreadPoolExecutor(max(1, args.workers)) as pool:
-        codes = list(pool.map(functools.partial(train_target, nice=args.nice), todo))
+        try:
+            return int(any(_on_dask(args, todo)))
+        except KeyboardInterrupt:
+            print("train_all: interrupted; the trainings on the cluster keep their resume "
+                  "points, rerun to continue", file=sys.stderr)
+            return 130
+    with _Interruptible() as stop:
+        with ThreadPoolExecutor(args.workers) as pool:
+            codes = list(pool.map(functools.partial(train_target, nice=args.nice), todo))
+    if stop.signum is not None:
+        print(f"train_all: interrupted by {signal.Signals(stop.signum).name}; each running "
+              "training saved a resume point, rerun to continue", file=sys.stderr)
+        return 128 + stop.signum
     return int(any(codes))
+
+
+class _Interruptible:
+    """SIGINT and SIGTERM handlers (main thread only) that pass the first signal on to every
+    running training once and stop new ones from starting; the handlers are restored on exit."""
+
+    def __init__(self):
+        self.signum = None
+        self.previous = {}
+
+    def __enter__(self):
+        _RUNNING.stop = None
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.previous[sig] = signal.signal(sig, self._on_signal)
+        return self
+
+    def _on_signal(self, signum, frame):
+        if self.signum is None:  # a repeated signal is not passed on: it would stop a
+            self.signum = signum  # training before it saved its resume point
+            _RUNNING.stop_all(signum)
+
+    def __exit__(self, *exc):
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        return False
+
+
+class _Running:
+    """The trainings started by this process, so a signal can be passed on to each once."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.procs = set()
+        self.stop = None
+
+    def start(self, cmd, nice):
+        with self.lock:
+            if self.stop is not None:
+                return None
+            proc = subprocess.Popen(cmd, preexec_fn=functools.partial(_prepare_child, nice))
+            self.procs.add(proc)
+            return proc
+
+    def stop_all(self, signum):
+        with self.lock:
+            self.stop = signum
+            for proc in self.procs:
+                if proc.poll() is None:
+                    proc.send_signal(signum)
+
+    def done(self, proc):
+        with self.lock:
+            self.procs.discard(proc)
+
+
+_RUNNING = _Running()
+#: exit codes of a training that a signal stopped after saving its resume point
+_INTERRUPTED = {128 + signal.SIGINT, 128 + signal.SIGTERM, -signal.SIGINT, -signal.SIGTERM}
 
 
 def train_target(t: dict, nice: int = 0) -> int:
     """Train one target (``g2s train``, which resumes from ``OUT.resume.pt``); its exit code.
     Also the job a Dask worker runs."""
+    proc = _RUNNING.start(command(t), nice)
+    if proc is None:  # interrupted before this one started
+        return 0
     print("training", t["path"].name, flush=True)
-    rc = subprocess.call(command(t), preexec_fn=functools.partial(_prepare_child, nice))
-    print("finished" if rc == 0 else f"failed ({rc})", t["path"].name, flush=True)
+    try:
+        rc = proc.wait()
+    finally:
+        _RUNNING.done(proc)
+    print("finished" if rc == 0 else "interrupted" if rc in _INTERRUPTED else f"failed ({rc})",
+          t["path"].name, flush=True)
     return rc
 
 
 def _prepare_child(nice: int) -> None:
-    """In the training process: lower its priority, and (Linux) ask for SIGTERM when the
-    process that started it dies, so the training saves its resume point instead of running on
-    unowned (``prctl(PR_SET_PDEATHSIG)``)."""
+    """In the training process: its own process group (a terminal's Ctrl-C reaches this
+    script alone, which passes it on once: a second signal would stop the training before it
+    saved), a lower priority, and (Linux) SIGTERM when the thread that started it dies, so the
+    training saves its resume point instead of running on unowned
+    (``prctl(PR_SET_PDEATHSIG)``)."""
+    os.setpgid(0, 0)
     if nice:
         os.nice(nice)
     if sys.platform.startswith("linux"):
         import ctypes
-        import signal
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)
 
 

@@ -22,4 +22,6 @@ def resolve_device(name) -> torch.device:
                              "device(s) present")
     elif dev.type != "cpu":
         raise ValueError(f"unsupported device {name!r}; use cpu, cuda or cuda:N")
+    else:  # 'cpu:0' names the same CPU, but torch.load cannot map a checkpoint to it
+        dev = torch.device("cpu")
     return dev

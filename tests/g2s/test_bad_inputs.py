@@ -467,3 +467,293 @@ def test_model_solve_reports_threads_and_import_time(tmp_path, path_graph):
     assert res["threads"] == 1 and res["import_s"] >= 0
     res, _ = solve_json("--problem", "mvc", "--method", "g2s", "--threads", "2", path_graph)
     assert res["threads"] == 2
+
+
+# --- 17. line ends: a lone carriage return ends a line in every text format -----------------
+
+@pytest.mark.parametrize("name,data", [
+    ("cr.txt", b"1 2\r3 4\r"),                                    # was n = 2, m = 1, 'optimal' 1
+    ("cr.dimacs", b"p edge 4 2\re 1 2\re 3 4\r"),
+    ("cr.graph", b"4 2\r2\r1\r4\r3\r"),                           # METIS refused it
+    ("cr.mtx", b"%%MatrixMarket matrix coordinate pattern symmetric\r4 4 2\r2 1\r4 3\r"),
+    ("mixed.txt", b"1 2\r\n3 4\r"),
+])
+def test_lone_carriage_return_ends_a_line(tmp_path, name, data):
+    g = tmp_path / name
+    g.write_bytes(data)
+    res, err = solve_json("--problem", "mvc", "--method", "reference", g)
+    assert (res["n"], res["m"], res["objective"]) == (4, 2, 2)
+    assert res["warnings"] == [] and err == ""
+
+
+def test_non_numeric_third_column_is_refused(tmp_path):
+    g = tmp_path / "g.txt"
+    g.write_text("1 2 3\n3 4 heavy\n")
+    refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "line 2", "must be a number",
+            "'heavy'")
+
+
+# --- 18. memory: limits checked before allocating, compressed input unpacked as a stream ----
+
+def _gzip_stream(path: Path, chunk: bytes, times: int) -> Path:
+    """gzip ``chunk * times`` into ``path`` without holding the whole content in memory."""
+    import gzip
+    with gzip.open(path, "wb", compresslevel=1) as fh:
+        for _ in range(times):
+            fh.write(chunk)
+    return path
+
+
+def _limit_memory(nbytes: int):
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+    return limit
+
+
+def test_gzip_bomb_of_zeros_is_refused_at_the_first_nul_within_bounded_memory(tmp_path):
+    """Before: gzip.decompress unpacked the whole GiB first (3.2 GB of memory)."""
+    bomb = _gzip_stream(tmp_path / "zeros.txt.gz", bytes(2**20), 1024)
+    before = snapshot(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc", bomb],
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=_limit_memory(900 * 2**20))
+    assert_one_line_error(proc.returncode, proc.stderr, 1, "zeros.txt: line 1", "NUL")
+    assert snapshot(tmp_path) == before
+
+
+def test_unpacked_size_limit_is_enforced_and_can_be_raised(tmp_path):
+    g = _gzip_stream(tmp_path / "g.txt.gz", b"1 2\n2 3\n" * 1024, 200)  # 1.6 MB of text
+    refused(tmp_path, ["solve", "--problem", "mvc", "--max-input-mib", "1", g], 1,
+            "g.txt: more than 1 MiB", "--max-input-mib")
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"1 2\n" * 300_000)
+    refused(tmp_path, ["solve", "--problem", "mvc", "--max-input-mib", "1", plain], 1,
+            "plain.txt: more than 1 MiB")
+    res, _ = solve_json("--problem", "mvc", "--max-input-mib", "2", g)
+    assert (res["n"], res["m"]) == (3, 2)
+
+
+def test_default_unpacked_size_limit(tmp_path):
+    from g2s.graph_io import MAX_INPUT_MIB
+    g = _gzip_stream(tmp_path / "g.txt.gz", b"1 2\n" * 2**18, MAX_INPUT_MIB + 1)
+    t0 = time.monotonic()
+    refused(tmp_path, ["solve", "--problem", "mvc", g], 1, f"more than {MAX_INPUT_MIB} MiB")
+    assert time.monotonic() - t0 < 60
+
+
+@pytest.mark.parametrize("name,text,needles", [
+    ("big.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n1000000000 1000000000 2\n"
+     "2 1\n3 1\n", ["declares 1000000000 vertices", "at most 5000000"]),
+    ("edge.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n5000001 5000001 1\n2 1\n",
+     ["declares 5000001 vertices"]),
+    ("dense.mtx", "%%MatrixMarket matrix array real general\n100000 100000\n1\n",
+     ["dense 100000 x 100000"]),
+    ("big.graph", "5000001 0\n", ["declares 5000001 vertices", "at most 5000000"]),
+])
+def test_vertex_limit_holds_for_every_format_before_allocating(tmp_path, name, text, needles):
+    """Before: the .mtx allocated 4.9 GB and died with MemoryError; 5,000,001 were accepted."""
+    g = tmp_path / name
+    g.write_text(text)
+    before = snapshot(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc", g],
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=_limit_memory(1500 * 2**20))
+    assert_one_line_error(proc.returncode, proc.stderr, 1, *needles)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("text", ["1 " + "x" * 100_000 + " 2 3\n", "p edge 3 1\ne " + "9" * 5000
+                                  + "\n", "1 2 " + "w" * 100_000 + "\n"])
+def test_error_messages_quote_a_short_part_of_the_input(tmp_path, text):
+    g = tmp_path / ("g.dimacs" if text.startswith("p") else "g.txt")
+    g.write_text(text)
+    err = refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "line")
+    assert len(err) < 300, err
+
+
+# --- 19. GraphML hierarchies and standard input ---------------------------------------------
+
+def test_nested_graphml_is_refused(tmp_path):
+    g = tmp_path / "nested.graphml"
+    g.write_text('<?xml version="1.0" encoding="UTF-8"?>\n'
+                 '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+                 '<graph edgedefault="undirected"><node id="a"/><node id="b">'
+                 '<graph edgedefault="undirected"><node id="b:0"/><node id="b:1"/>'
+                 '<edge source="b:0" target="b:1"/></graph></node>'
+                 '<edge source="a" target="b"/></graph>\n</graphml>\n')
+    refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "nested <graph>", "'b'")
+
+
+def test_standard_input_is_read_with_a_dash(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc", "-"],
+                          input="1 2\r2 3\r", capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert (res["file"], res["n"], res["solution"]) == ("-", 3, [2])
+
+
+# --- 20. --threads is capped by the CPUs the process may use ---------------------------------
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def test_threads_above_the_cpu_count_are_lowered_with_a_warning(tmp_path, path_graph):
+    """Before: --threads 10000 on a 40-vertex graph had not finished after 120 s."""
+    res, err = solve_json("--problem", "mvc", "--threads", "10000", path_graph)
+    assert err.strip().splitlines() == [f"g2s: warning: --threads 10000 is more than the "
+                                        f"{_cpus()} CPU(s) this process may use; using {_cpus()}"]
+    assert res["objective"] == 1
+
+
+@pytest.mark.torch
+def test_model_solve_with_too_many_threads_uses_the_cpu_count(tmp_path, path_graph):
+    t0 = time.monotonic()
+    res, err = solve_json("--problem", "mvc", "--method", "g2s", "--threads", "10000",
+                          path_graph)
+    assert res["threads"] == _cpus() and "warning: --threads 10000" in err
+    assert time.monotonic() - t0 < 60
+
+
+# --- 21. T_max is bounded, from the checkpoint and from --t-max -----------------------------
+
+@pytest.mark.torch
+@pytest.mark.parametrize("value", [10**9, 0, "15", 15.5])
+def test_checkpoint_t_max_is_bounded_and_the_file_named(tmp_path, path_graph, value):
+    """Before: T_max = 1e9 drove a 4-vertex solve into the OOM killer; 0 gave 't_max must be
+    >= 1' without naming the file."""
+    import torch
+    src = torch.load(CHECKPOINTS / "g2s_rnn_mvc_er15_s0.pt", weights_only=True)
+    meta = dict(src["meta"], model_config=dict(src["meta"]["model_config"], T_max=value))
+    bad = tmp_path / "tmax.pt"
+    torch.save({"state_dict": src["state_dict"], "meta": meta}, bad)
+    t0 = time.monotonic()
+    refused(tmp_path, ["solve", "--problem", "mvc", "--method", "g2s", "--checkpoint", bad,
+                       path_graph], 1, "tmax.pt", "T_max must be an integer from 1 to 1000")
+    assert time.monotonic() - t0 < 60
+
+
+def test_t_max_flag_is_bounded_by_the_parser(tmp_path, path_graph):
+    """Before: --t-max 1000000000 tried to allocate 16 GB."""
+    refused(tmp_path, ["solve", "--problem", "mvc", "--method", "g2s", "--t-max",
+                       "1000000000", path_graph], 2, "--t-max", "from 1 to 1000")
+
+
+@pytest.mark.torch
+def test_t_max_is_bounded_by_the_graph_size(tmp_path):
+    from g2s.checkpoints import MAX_ROLLOUT_CELLS
+    n = MAX_ROLLOUT_CELLS // 1000 + 2
+    g = tmp_path / "g.dimacs"
+    g.write_text(f"p edge {n} 1\ne 1 2\n")
+    refused(tmp_path, ["solve", "--problem", "mvc", "--method", "g2s", "--t-max", "1000", g],
+            1, "rollout cells", "--t-max 999 or less")
+
+
+# --- 22. options the method cannot use are command-line errors, found before reading -------
+
+@pytest.mark.parametrize("args,needles", [
+    (["--problem", "maxcut", "--method", "matching"], ["--method matching does not apply",
+                                                      "only mvc"]),
+    (["--problem", "maxcut", "--method", "list"], ["--method list does not apply"]),
+    (["--problem", "mvc", "--method", "greedy", "--checkpoint", "x.pt"],
+     ["--checkpoint applies to", "not --method greedy"]),
+    (["--problem", "mvc", "--method", "reference", "--checkpoint", "x.pt"], ["--checkpoint"]),
+    (["--problem", "mvc", "--method", "s2v", "--t-max", "3"], ["--t-max applies to"]),
+])
+def test_method_option_mismatch_exits_2_before_reading(tmp_path, args, needles):
+    """Before: matching on maxcut exited 1 after reading the file; --checkpoint with a
+    heuristic was ignored silently."""
+    refused(tmp_path, ["solve", *args, tmp_path / "missing.txt"], 2, *needles)
+
+
+@pytest.mark.torch
+def test_device_cpu_0_is_the_cpu(tmp_path, path_graph):
+    """Before: 'cpu:0' blamed the shipped checkpoint as 'truncated or corrupt'."""
+    res, _ = solve_json("--problem", "mvc", "--method", "g2s", "--device", "cpu:0", path_graph)
+    assert res["objective"] == 1
+
+
+# --- 23. sparse6 is read as sparse6, not as an edge list -------------------------------------
+
+@pytest.mark.parametrize("name", ["g.s6", "graph"])
+def test_sparse6_is_recognised(tmp_path, name):
+    import networkx as nx
+    g = tmp_path / name
+    g.write_bytes(nx.to_sparse6_bytes(nx.path_graph(5), header=name == "graph"))
+    res, _ = solve_json("--problem", "mvc", "--method", "reference", g)
+    assert (res["n"], res["m"], res["objective"]) == (5, 4, 2)
+
+
+def test_sparse6_header_vertex_count_is_checked_before_allocating(tmp_path):
+    g = tmp_path / "big.s6"
+    g.write_bytes(b":~~@?????\n")   # declares 2**30 vertices
+    t0 = time.monotonic()
+    refused(tmp_path, ["solve", "--problem", "mvc", g], 1, "declares 1073741824", "at most")
+    assert time.monotonic() - t0 < 60
+
+
+def test_abbreviated_options_are_refused(tmp_path, path_graph):
+    """An option prefix must not pick an option (argparse's default allow_abbrev)."""
+    refused(tmp_path, ["solve", "--prob", "mvc", path_graph], 2, "--prob")
+    refused(tmp_path, ["train", "--iter", "5", "--out", "x.pt"], 2, "--iter")
+
+
+# --- 24. --output never bypasses a file's permissions, never replaces a link loop -----------
+
+def _without_override(cmd: list) -> list:
+    """``cmd`` as a user who cannot write a read-only file: root loses CAP_DAC_OVERRIDE (as in
+    a container without it), anyone else is such a user already."""
+    if os.geteuid() != 0:
+        return cmd
+    import shutil
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("needs setpriv to drop root's override capability")
+    return [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *cmd]
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o000])
+def test_output_that_echo_could_not_write_is_refused(tmp_path, path_graph, mode):
+    """Before: a 0444 or 000 file was replaced through its folder."""
+    dest = tmp_path / "ro.json"
+    dest.write_text("keep\n")
+    dest.chmod(mode)
+    try:
+        before = snapshot(tmp_path) if mode else None
+        proc = subprocess.run(_without_override([sys.executable, "-m", "g2s.cli", "solve",
+                                                 "--problem", "mvc", str(path_graph),
+                                                 "--output", str(dest)]),
+                              capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert_one_line_error(proc.returncode, proc.stderr, 2, "--output", "not writable")
+        if before is not None:
+            assert snapshot(tmp_path) == before
+        dest.chmod(0o644)
+        assert dest.read_text() == "keep\n"
+    finally:
+        dest.chmod(0o644)
+
+
+def test_output_symlink_loop_is_refused(tmp_path, path_graph):
+    """Before: the loop was replaced by a regular file."""
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    refused(tmp_path, ["solve", "--problem", "mvc", path_graph, "--output", tmp_path / "a"], 2,
+            "--output", "symbolic links")
+
+
+def test_nested_compression_larger_than_a_chunk_is_not_taken_for_binary_text(tmp_path):
+    """The NUL check while streaming applies to the final text, not to a compressed inner
+    layer (a stored gzip holds NUL bytes in its block headers)."""
+    import gzip
+    import zipfile
+    text = "".join(f"{i} {i + 1}\n" for i in range(100_000)).encode()
+    inner = gzip.compress(text, compresslevel=0)
+    assert len(inner) > 2**20 and b"\x00" in inner[2**20:]
+    g = tmp_path / "g.zip"
+    with zipfile.ZipFile(g, "w") as z:
+        z.writestr("g.txt.gz", inner)
+    res, _ = solve_json("--problem", "mvc", g)
+    assert (res["n"], res["m"]) == (100_001, 100_000)

@@ -49,7 +49,8 @@ def test_output_file_written_atomically(petersen, tmp_path, capsys):
     (["solve", "--problem", "mvc", "MISSING.txt"], 1, "no such file"),
     (["solve", "--problem", "tsp", "x.txt"], 2, "invalid choice"),
     (["solve", "--problem", "mvc", "--bogus", "x.txt"], 2, "unrecognized"),
-    (["solve", "--problem", "maxcut", "--method", "matching", "{graph}"], 1, "does not apply"),
+    # a method that does not apply is a command-line error, found before reading the file
+    (["solve", "--problem", "maxcut", "--method", "matching", "{graph}"], 2, "does not apply"),
     (["solve", "--problem", "mvc", "{loop}"], 1, "self-loop"),
     (["solve", "--problem", "mvc", "--time-limit", "-1", "--method", "reference", "{graph}"], 2,
      "time-limit"),

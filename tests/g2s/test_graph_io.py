@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from g2s.graph_io import FORMATS, GraphFormatError, read_graph, write_graph
 from tests.strategies import graphs
 
-EXT = {"edgelist": ".txt", "dimacs": ".dimacs", "graph6": ".g6", "graphml": ".graphml",
+EXT = {"edgelist": ".txt", "dimacs": ".dimacs", "graph6": ".g6", "sparse6": ".s6",
+       "graphml": ".graphml",
        "mtx": ".mtx", "metis": ".graph"}
 
 

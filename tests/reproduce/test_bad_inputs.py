@@ -8,8 +8,10 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -33,12 +35,26 @@ def script(name, *args, cwd=None):
     ("theorem1", ["--workers", "-2"], ["--workers"]),
     ("figure3", ["--seed", "1"], ["unrecognized arguments: --seed"]),        # item 14
     ("figure5", ["--profile", "huge"], ["--profile"]),
+    # no abbreviations: --seed was taken for --seeds, --out-dir style prefixes for options
+    ("figure2b", ["--profile", "smoke", "--out", "{dir}", "--seed", "1"],
+     ["unrecognized arguments: --seed"]),
+    ("figure5", ["--profile", "smoke", "--out", "{dir}", "--prof", "smoke"],
+     ["unrecognized arguments: --prof"]),
+    # --seed changed nothing in these (only the provenance): removed
+    ("figure5", ["--profile", "smoke", "--out", "{dir}", "--seed", "1"],
+     ["unrecognized arguments: --seed"]),
+    ("appendix_d3", ["--profile", "smoke", "--out", "{dir}", "--seed", "1"],
+     ["unrecognized arguments: --seed"]),
+    # a training seed without checkpoints gave a figure with no model results, exit 0
+    ("figure2b", ["--profile", "smoke", "--out", "{dir}", "--seeds", "0", "7"],
+     ["argument --seeds", "no checkpoint of training seed 7"]),
 ])
 def test_bad_options_are_one_line(tmp_path, name, args, needles):
     f = tmp_path / "a_file"
     f.write_text("keep me\n")
     before = snapshot(tmp_path)
-    rc, out, err = script(name, *[a.format(file=f) for a in args], cwd=tmp_path)
+    rc, out, err = script(name, *[a.format(file=f, dir=tmp_path / "out") for a in args],
+                          cwd=tmp_path)
     assert_one_line_error(rc, err, 2, *needles)
     assert snapshot(tmp_path) == before
 
@@ -126,3 +142,177 @@ def test_claims_check_catches_edits_that_flip_no_verdict(figures_copy, change):
     _edit(dest / "figure3.json", change)
     got = claims.derive_json(check, {})
     assert got["verdict"] == "drift" and "figure3.json" in got["why"]
+
+
+def _bump(d: dict, key: str, by=1) -> None:
+    d[key] += by
+
+
+@pytest.mark.parametrize("name,check,change", [
+    # a raw objective of Figure 2(b) (6754 -> 6755): its cells are recomputed from the rows
+    ("figure2b", "json:figure2b#fig2-table",
+     lambda d: _bump(d["instances"][0]["results"]["list"], "objective")),
+    # Theorem 1's counts: the stored rates and intervals are recomputed from them
+    ("theorem1", "json:theorem1#theorem1-kde-plugin-consistent",
+     lambda d: _bump(d["estimator_comparison"]["kde"][0], "errors")),
+    ("theorem1", "json:theorem1#theorem1-graph-recovery",
+     lambda d: _bump(d["recovery"]["curves"][0]["points"][0], "exact")),
+    ("theorem1", "json:theorem1#noise-breaks-symmetry",
+     lambda d: _bump(d["sigma_sweep"]["points"][0], "errors")),
+], ids=["figure2b-raw-objective", "theorem1-errors", "theorem1-exact", "theorem1-sweep"])
+def test_claims_check_catches_raw_edits_in_other_json_shapes(figures_copy, name, check,
+                                                              change):
+    """Before: these edits passed claims.py --check with 0 drifted (no 'points' to re-derive)."""
+    claims, dest = figures_copy
+    assert claims.derive_json(check, {})["verdict"] != "drift"
+    _edit(dest / f"{name}.json", change)
+    got = claims.derive_json(check, {})
+    assert got["verdict"] == "drift" and f"{name}.json" in got["why"], got
+
+
+def test_figures_get_the_same_permissions_as_their_json(tmp_path):
+    """Before: NAME.png and NAME.pdf were written 0600 (mkstemp's mode), the JSON 0644."""
+    proc = subprocess.run([sys.executable, str(ROOT / "reproduce" / "figure5.py"), "--profile",
+                           "smoke", "--out", str(tmp_path)], capture_output=True, text=True,
+                          timeout=300, preexec_fn=lambda: os.umask(0o022))
+    assert proc.returncode == 0, proc.stderr
+    modes = {p.suffix: p.stat().st_mode & 0o777 for p in tmp_path.glob("figure5.*")}
+    assert modes == {".json": 0o644, ".png": 0o644, ".pdf": 0o644}
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".figure5")]
+
+
+# --- scheduler addresses: malformed ones exit 2, unreachable or strange ones 1, in time ------
+
+def _server(mode: str):
+    """A TCP server on loopback that is not a Dask scheduler: ``silent`` accepts and never
+    answers, ``garbage`` answers with bytes Dask reads as a huge frame length."""
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    conns = []
+
+    def serve():
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            conns.append(c)
+            if mode == "garbage":
+                c.sendall(b"\xff" * 64)
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+
+
+def _refused_address() -> str:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"tcp://127.0.0.1:{s.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("mode", ["silent", "garbage", "refused"])
+@pytest.mark.parametrize("name,args", [
+    ("theorem1", ["--profile", "smoke", "--no-cache", "--out", "{dir}"]),
+    ("train_all", ["--only", "wl_nn"]),
+])
+def test_scheduler_failures_are_one_line_within_the_connect_timeout(tmp_path, mode, name,
+                                                                    args):
+    """Before: a silent server hung for minutes, a strange answer gave a 60-line traceback
+    ('Unable to allocate 3.07 EiB'), a refused port took 36 s."""
+    from reproduce.engine import CONNECT_TIMEOUT_S
+    srv, address = (None, _refused_address()) if mode == "refused" else _server(mode)
+    try:
+        before = snapshot(tmp_path)
+        t0 = time.monotonic()
+        rc, out, err = script(name, *[a.format(dir=tmp_path / "out") for a in args],
+                              "--scheduler", address, cwd=tmp_path)
+        took = time.monotonic() - t0
+    finally:
+        if srv is not None:
+            srv.close()
+    assert_one_line_error(rc, err, 1, f"--scheduler {address}: cannot connect")
+    assert took < CONNECT_TIMEOUT_S + 20, took
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("name", ["figure5", "train_all"])
+@pytest.mark.parametrize("address,needle", [("", "the address is empty"),
+                                            ("garbage!", "is not a scheduler address"),
+                                            ("tcp://host:99999", "is not a scheduler address")])
+def test_malformed_scheduler_address_exits_2(tmp_path, name, address, needle):
+    """Before: 'garbage' printed a 62-line ValueError; '' silently ran serially."""
+    before = snapshot(tmp_path)
+    # harmless if the address were accepted: a listing, or a smoke run into tmp_path
+    harmless = ["--list"] if name == "train_all" else ["--profile", "smoke", "--out",
+                                                       str(tmp_path / "out")]
+    rc, out, err = script(name, *harmless, "--scheduler", address, cwd=tmp_path)
+    assert_one_line_error(rc, err, 2, "argument --scheduler", needle)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--workers", "0"], "--workers"), (["--workers", "-5"], "--workers"),
+    (["--nice", "-100"], "--nice"), (["--only", "bogus"], "--only"), (["--only"], "--only"),
+    (["--work", "2"], "unrecognized arguments: --work"),
+])
+def test_train_all_options_are_checked(tmp_path, args, needle):
+    """Before: --workers 0, --workers -5, --nice -100 and --only bogus exited 0 silently."""
+    before = snapshot(tmp_path)
+    rc, out, err = script("train_all", *args, "--list", cwd=tmp_path)
+    assert_one_line_error(rc, err, 2, needle)
+    assert snapshot(tmp_path) == before
+
+
+_TRAIN_ALL_TINY = """
+import sys
+import time
+from pathlib import Path
+sys.path.insert(0, {root!r})
+import reproduce.train_all as T
+out = Path(sys.argv[1])
+config = {{"problem": "mvc", "graphs": "er", "n": 6, "iterations": 10**7, "batch_size": 8,
+          "warmup": 8, "validate_every": 10**6, "n_validation": 2, "checkpoint_every": 10**7,
+          "checkpoint_seconds": 1.0, "n_envs": 2}}
+T.targets = lambda: [{{"encoder": "g2s_rnn", "problem": "mvc", "trained_on": "er6", "seed": 1,
+                      "path": out, "config": config, "minutes": 0.0, "done": False}}]
+sys.exit(T.main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("sig,group", [(signal.SIGINT, True), (signal.SIGTERM, False)])
+def test_train_all_interrupted_saves_resume_points_without_tracebacks(tmp_path, sig, group):
+    """Before: Ctrl-C to the process group gave a 19-line traceback, exit -2 and 'failed
+    (130)'; SIGTERM to train_all alone a 30-line traceback from the training's second-signal
+    path, and its resume point was the last periodic one."""
+    import torch
+    wrapper = tmp_path / "train_all_tiny.py"
+    wrapper.write_text(_TRAIN_ALL_TINY.format(root=str(ROOT)))
+    out = tmp_path / "tiny_mvc_er6_s1.pt"
+    proc = subprocess.Popen([sys.executable, str(wrapper), str(out)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    resume = out.with_suffix(".resume.pt")
+    deadline = time.monotonic() + 150
+    while not resume.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    assert resume.exists(), proc.communicate(timeout=60)
+    first = torch.load(resume, weights_only=True)["iteration"]
+    time.sleep(1.5)
+    if group:
+        os.killpg(proc.pid, sig)        # a terminal's Ctrl-C: the whole foreground group
+    else:
+        proc.send_signal(sig)
+    stdout, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + sig, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert lines[-1].startswith(f"train_all: interrupted by {signal.Signals(sig).name}"), err
+    assert all(ln.startswith(("g2s train: interrupted", "train_all: interrupted"))
+               for ln in lines), err
+    assert f"interrupted {out.name}" in stdout and "failed" not in stdout
+    assert torch.load(resume, weights_only=True)["iteration"] >= first
+    assert not out.exists()
