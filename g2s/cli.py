@@ -95,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--method", default="greedy", choices=SOLVE_METHODS,
                    help="greedy (default), list (ListRight), list-left (ListLeft), matching "
                         "(MVC only), reference (best known solution and a proven bound), g2s "
-                        "(trained G2S-RNN, Algorithm 2), or a neural baseline: s2v (Structure2Vec), "
+                        "(trained G2S-RNN, Algorithm 2), or a neural baseline: s2v "
+                        "(Structure2Vec), "
                         "sage_gcn / sage_mean / sage_pool (GraphSAGE), wl_nn (WL kernel NN), "
                         "wl_embed (WL kernel embedding; slow beyond ~200 vertices)")
     s.add_argument("--format", choices=FORMATS, default=None,
