@@ -25,10 +25,16 @@ FAMILY, N, INDEX = "er", 50, 0
 @pytest.fixture()
 def weak_store(tmp_path, monkeypatch):
     """A certificate folder whose mvc/er/50/0 reference is deliberately weak."""
+    import dataclasses
+
+    from g2s.problems import check_solution
     from g2s.solvers import solve_reference
     monkeypatch.setattr(C, "CERTIFICATE_DIR", tmp_path)
     G = C.instance_graph(FAMILY, N, INDEX)
-    res = solve_reference("mvc", G, time_limit=0.01, backend="cpsat", hint=set(G) - {min(G)})
+    opt = solve_reference("mvc", G)
+    poor = set(G) - {min(G)}   # feasible, far from the optimum, beside the true bound
+    res = dataclasses.replace(opt, solution=tuple(sorted(poor)),
+                              objective=check_solution("mvc", G, poor), status="time_limit")
     C._store("mvc", FAMILY, f"{N}/{INDEX}", C._entry(G, FAMILY, N, INDEX, res, 0.01), tmp_path)
     return G, res
 
