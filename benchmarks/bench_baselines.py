@@ -1,4 +1,4 @@
-"""Speed of the neural baselines (issue 6): one training iteration and one forward pass.
+"""Speed of the neural baselines: one training iteration and one forward pass.
 
 * training iteration: one Adam step on the Q-learning loss of Eq. (4) (:func:`g2s.rl.dqn.
   _td_loss`, which runs the model on the states and on the next states) for a minibatch of 64

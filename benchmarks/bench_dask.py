@@ -1,4 +1,4 @@
-"""The cost of the work-unit engine (issue 15): Dask against the plain serial loop.
+"""The cost of the work-unit engine: Dask against the plain serial loop.
 
 One grid of small units (Figure 3-like: G2S-RNN, Algorithm 2 with ``T_max = 15``, and the
 greedy / list / matching heuristics on certified ER graphs of 25 and 50 vertices), timed in one

@@ -1,5 +1,5 @@
 """Graph recovery from Graph2Seq trajectories: speed of the harness's estimator, and the harness
-beside tigramite's PCMCI on the same trajectories (issue 16).
+beside tigramite's PCMCI on the same trajectories.
 
 Writes ``benchmarks/results/graph_recovery.json`` (and the note's table, rendered from it, as
 ``graph_recovery.md``):

@@ -1,4 +1,4 @@
-"""Which method to use on dense graphs like users' benchmark files (issue 17, item 6).
+"""Which method to use on dense graphs like users' benchmark files.
 
 Users bring DIMACS/BHOSLIB-like graphs: a few hundred vertices, dense, or the complements of
 dense graphs.  This benchmark solves minimum vertex cover on generated graphs of that kind with

@@ -47,7 +47,7 @@ solution with the literal algorithm.  A float32-screened decision can differ fro
 only if a float32 error exceeds that bound (never seen); the float64 path (the default) cannot
 differ.
 
-Before session 11 the float64 path was a lean re-implementation of the evolution (fewer
+Formerly the float64 path was a lean re-implementation of the evolution (fewer
 operations, a different summation order) decided where the literal's rounded score was certain
 within an empirical noise bound of 2e-11 of the scale, with 1-WL colour classes for exact ties
 and the literal's own computation as the fallback.  On dense bipartite graphs the top
@@ -55,8 +55,8 @@ candidates are exact float64 ties that are not 1-WL equivalent, so about one dec
 fell through to the literal and was computed twice.  The float64 path is now the literal's
 arithmetic, which is exact by construction and never computes a decision twice; it is faster
 than the literal because it shares states, reads every depth from one evolution, and writes
-into reused buffers (below).  Before/after ratios are in the closing note of issue 11 and the
-current ones in ``benchmarks/results/algorithm2.json``.
+into reused buffers (below).  Its ratios to the literal are in
+``benchmarks/results/algorithm2.json`` (the former path's in that file's git history).
 
 Memory, measured: ``A @ x`` allocates, zero-fills and copies a fresh ``(N, d)`` result, and on
 this machine a fresh tensor of a few MB costs page faults; at 25,000 vertices that was half the

@@ -69,7 +69,7 @@ _COMPLEMENT = {"mvc": "mis", "mis": "mvc"}
 _LADDER = SIZE_LADDER
 #: the certified evaluation instances: (problem, family) -> blocks of (sizes, instances per
 #: size).  The grid's 20 graphs per size up to 400 vertices, and the ``scale`` profile's 3
-#: graphs per size at 800-3,200 vertices (Figures 2 and 3 there; issue 11)
+#: graphs per size at 800-3,200 vertices (Figures 2 and 3 there)
 CERTIFIED_INSTANCES = {
     ("mvc", "greedy_worst"): ((_LADDER, 1),),
     ("mvc", "bipartite"): ((_LADDER[:5], 20), (_LADDER[5:], 3)),

@@ -31,7 +31,7 @@ The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of th
 A claim may list ``variants``: ids of claims that re-check it with a choice the paper leaves
 unstated (training length, checkpoint selection: the ``*-early-weights`` entries).  When the
 claim's own check gives ``refuted`` but some variant is not refuted, the claim is
-``not-reproduced`` (issue 13 item 5: our re-implementation fails it, but a choice the paper does
+``not-reproduced`` (our re-implementation fails it, but a choice the paper does
 not state could decide it); a failure that holds for every variant stays ``refuted``.
 
 Verdicts: ``confirmed``, ``qualified``, ``refuted``, ``inconclusive`` (the decision rule of

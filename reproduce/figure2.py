@@ -223,7 +223,7 @@ def scale_verdict(result: dict, g2s: dict, max_n: int) -> dict:
     """``intro-scale-3200`` ("G2S-RNN models trained on graphs of size 15-20 scale to graphs of
     size 3,200"), from a run whose sizes reach :data:`S.PAPER_MAX_N` (the ``scale`` profile).
 
-    Rule (issue 11; written after the GPU's G2S-RNN covers at 800-3,200 vertices were seen, but
+    Rule (written after the GPU's G2S-RNN covers at 800-3,200 vertices were seen, but
     before any reference or heuristic of those graphs was computed, so before any ratio): the
     G2S-RNN bound claim of ``fig2-scalability`` on each type (seed mean, ratio <= 1.10 at every
     size of the run, Bonferroni over the sizes, two-level bootstrap, at least

@@ -113,8 +113,8 @@ def _within(result: dict) -> dict:
 def derive_verdicts(result: dict) -> dict:
     """Verdicts of the Figure 3 claims, from the JSON alone, by :mod:`reproduce.verdicts`.
 
-    Rules fixed before the 20-graphs-per-point data were generated (issue 13; the rules before
-    compared plotted means with the bar, without intervals):
+    Rules fixed before the 20-graphs-per-point data were generated (the earlier rules compared
+    plotted means with the bar, without intervals):
 
     * ``fig3-g2s-within-10pct``: the bound claim "seed-mean ratio <= 1.10" over every (family,
       size) point (Bonferroni over the points, two-level bootstrap, at least

@@ -180,7 +180,7 @@ def good_on_er_regular(result: dict) -> dict:
     both models on ER and 4-regular graphs is a member of one Bonferroni family; the seed mean
     of each point gets a two-level (seeds, then graphs) percentile bootstrap interval; the claim
     "ratio <= 1.10 at every point" is confirmed / refuted / inconclusive by the rule.  Added
-    after the ci data were seen (issue 13: the claim had no ledger entry); the bar is Figure 2's,
+    after the ci data were seen (the claim had no ledger entry); the bar is Figure 2's,
     fixed before."""
     seeds = result.get("seeds", {})
     models = {"ER-trained": [f"g2s_rnn_s{s}" for s in seeds.get("g2s_rnn", ())],

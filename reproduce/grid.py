@@ -66,7 +66,7 @@ def model_script(name: str, doc: str, argv, produce, derive, extra=None,
             extra(p)
         add_model_options(p)
     # no --seed: these scripts evaluate the fixed, certified instances of g2s.certificates and
-    # the shipped weights, so no seed would change their output (issue 14, item 14)
+    # the shipped weights, so no seed would change their output
     more = {} if profiles is None else {"profiles": profiles}
     return script_main(name, doc, argv, produce, derive, options=options, seed=False,
                        torch_threads=1, **more)
@@ -245,7 +245,7 @@ def validate_unit(key: dict, value) -> str | None:
 #: peak memory of one unit (Algorithm 2, one torch thread, measured when the grid was built:
 #: 265 MiB at n = 400, 871 MiB at n = 3,200 with 1.9M edges, 1,303 MiB at n = 25,000 with 94k
 #: edges; benchmarks/results/algorithm2.json never held these, as this comment used to say;
-#: session 11's reused buffers are ten (N, 16) tensors, 12 MiB at n = 25,000), rounded up: a
+#: the reused buffers added later are ten (N, 16) tensors, 12 MiB at n = 25,000), rounded up: a
 #: base process, per vertex (the T_max rollouts' states) and per edge (the sparse adjacency in
 #: two precisions); a heuristic needs the graph only
 MEMORY_BASE, MEMORY_PER_VERTEX, MEMORY_PER_EDGE = 320 * 2**20, 40 * 2**10, 400

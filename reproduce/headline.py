@@ -57,7 +57,7 @@ def beaten_share(results: dict) -> dict:
     better beyond the noise: the paired comparisons of
     :func:`reproduce.verdicts.comparison_claim` (one Bonferroni family per problem, at least
     ``S.MIN_SEEDS`` G2S-RNN seeds, else None).  MVC from Figure 3, max cut and MIS from
-    Figure 4.  (Before issue 13: a plotted mean below G2S-RNN's, without intervals.)"""
+    Figure 4.  (Before the interval rules: a plotted mean below G2S-RNN's, without intervals.)"""
     from reproduce import verdicts as rule
     per_problem = {"mvc": results["figure3"]["instances"],
                    **{p: results["figure4"]["instances"][p] for p in ("maxcut", "mis")}}

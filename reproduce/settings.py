@@ -18,12 +18,12 @@ from g2s.graphs import SIZE_LADDER
 #: ``SINGLE_GRAPH_FAMILIES``, have one graph per size: there the training seeds are the only
 #: replication).  Section 5: "graphs of size up to 3,200"; Figure 3's caption: "the average and
 #: standard deviation over 20 randomly sampled graphs".  ``ci`` uses the paper's 20 graphs per
-#: point (issue 13; it was 3) and stops at 400 vertices so that it runs in about an hour on 2
+#: point (it was 3) and stops at 400 vertices so that it runs in about an hour on 2
 #: cores; CI itself checks the committed JSON and runs ``smoke``.
 GRID_PROFILES = {"smoke": (SIZE_LADDER[:2], 2), "ci": (SIZE_LADDER[:5], 20),
                  "paper": (SIZE_LADDER, 20), "scale": (SIZE_LADDER[5:], 3)}
 #: the profiles of the scripts that run the ``scale`` profile (Figures 2 and 3 at 800-3,200
-#: vertices, 3 graphs per size, 1 for the greedy worst case; issue 11).  Its model units are
+#: vertices, 3 graphs per size, 1 for the greedy worst case).  Its model units are
 #: meant to come from a GPU (``benchmarks/device_check.py``, then ``--import-units``);
 #: ``--max-n`` keeps a CPU run from computing them
 SCALE_PROFILES = ("smoke", "ci", "paper", "scale")
@@ -45,7 +45,7 @@ ER15, BIPARTITE20, PLANTED15 = "er15", "bipartite20", "planted15"
 #: WL kernel embedding), one training seed each; absent checkpoints are skipped
 BASELINES = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
 BASELINE_SEED = 0
-#: issue 13: a verdict resting on fewer training seeds than this at a deciding point is
+#: a verdict resting on fewer training seeds than this at a deciding point is
 #: ``inconclusive`` (:func:`reproduce.verdicts.bound_verdict`'s ``min_seeds``)
 MIN_SEEDS = 3
 #: every baseline a verdict rests on gets at least three training seeds.  What
@@ -134,7 +134,7 @@ D3_LATCH_N = 15
 D3_SEEDS = G2S_SEEDS[("mvc", ER15)]
 D3_VARIANTS = {"shipped": None, "early20k": "early20k"}
 #: ci: 20 graphs per (family, size) for the state measures, the paper's protocol (it was 3, too
-#: few for the interval rules of issue 13: 3 graphs x 3 seeds left 15 of 16 collapse cells
+#: few for the interval rules: 3 graphs x 3 seeds left 15 of 16 collapse cells
 #: undecided at the Bonferroni level); the depth curves too (5 graphs left every depth of the
 #: bipartite curve plausibly best under the paired-interval rule)
 D3_PROFILES = {

@@ -1,6 +1,6 @@
 """Theorem 1 of arXiv:1802.04948 measured: P[G_hat_t != G] against trajectory length t.
 
-Recovery curves (issue 16): random directed graphs with bounded in-degree
+Recovery curves: random directed graphs with bounded in-degree
 (:func:`theory.dynamics.random_bounded_indegree_digraph`: each vertex draws its in-degree
 uniformly from {0, 1, 2, 3} and its parents uniformly from the other vertices), generic
 parameters (:func:`theory.dynamics.draw_generic_parameters`), one noisy trajectory of Eq. (1)
@@ -24,7 +24,7 @@ Profiles:
 
 * smoke: recovery n = 4, d = 1, t in {300, 600}, 4 graphs; tiny versions of the rest.
 * ci (resumable, every recovery cached; up to t = 3,000 the recovery units summed to ~4,160 s on
-  the shared 2-core machine; the t = 10,000 points (issue 16: "t up to 10,000") add 320 recoveries
+  the shared 2-core machine; the t = 10,000 points add 320 recoveries
   of ~15-40 s each, about 2.5 CPU-hours; ``--partial`` writes the JSON from what is cached):
   recovery n in {6, 12, 20} x d in {1, 2}; t in {500, 1000, 2000} (n = 6), {1000, 3000, 10000} (n =
   12, 20); 50 graphs per point, 80 at the longest t. kNN vs KDE: directed G(n, 1/2), n = 3, d = 1,

@@ -1,7 +1,7 @@
 """Train every checkpoint the figures need that is not shipped yet (resumable).
 
 The targets come from :data:`reproduce.settings.TRAIN_TARGETS`: for each (encoder, problem,
-training set), the training seeds a verdict should rest on (issue 13: at least three for every
+training set), the training seeds a verdict should rest on (at least three for every
 model).  Each missing checkpoint is trained with ``g2s train`` using the training configuration
 of its shipped seed-0 sibling (read from that checkpoint's JSON sidecar) with only the seed
 changed, written where :func:`g2s.checkpoints.checkpoint_path` says.  ``g2s train`` resumes

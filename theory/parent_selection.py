@@ -17,8 +17,8 @@ the PC1 stage of PCMCI, Runge et al. 2019).  Per target ``v``:
    A cut to 8 lost true parents: when one parent dominates ``x_v``, the ancestors of that
    parent outrank the weaker parents in the marginal screen, and a parent outside the kept
    set is never tested.  The default was changed after the t = 10,000 run of
-   reproduce/theorem1.py had shown such never-tested parents; the note of issue 16 gives the
-   measurement);
+   reproduce/theorem1.py had shown such never-tested parents;
+   ``tests/theory/test_directed_information.py`` pins one such case);
 2. *forward*: add the candidate with the largest ``I(X_u; Y | Z_S)`` while its surrogate test is
    significant, at most ``max_parents`` times;
 3. *backward*: for ``|S| >= 2`` re-test every ``u in S`` given ``Z_{S - u}`` and drop those no

@@ -61,8 +61,8 @@ def collapse_verdict(result: dict) -> dict:
     points: a cell *holds* when every layer's lower end is above 8, *fails* when some layer's
     upper end is at most 8, else is undecided (also with fewer than ``S.MIN_SEEDS`` seeds).
     Confirmed: every cell holds; refuted: every cell fails; qualified: some of each;
-    inconclusive: some cell undecided.  (Revised for issue 13 after the point-estimate data had
-    been seen: the same threshold and layers, decided on intervals instead of seed means.)"""
+    inconclusive: some cell undecided.  (Revised after the point-estimate data had been seen:
+    the same threshold and layers, decided on intervals instead of seed means.)"""
     col = result["collapse"]["shipped"]
     cells = {(f, n): v["zeros"] for f in col for n, v in col[f].items()}
     layers = range(COLLAPSE.start, COLLAPSE.stop)
@@ -116,8 +116,8 @@ def pca_verdict(result: dict) -> dict:
     when some upper end is below it or nothing is defined, else undecided.  Confirmed: every
     cell aligned and correlated; refuted: no cell aligned, or no cell correlated, beyond the
     noise; qualified: decided otherwise; inconclusive: something undecided; not-reproduced when
-    no cell is defined.  (Revised for issue 13 after the point-estimate data had been seen: the
-    same thresholds, decided on intervals.)  Context only: ``min_cos_skip``
+    no cell is defined.  (Revised after the point-estimate data had been seen: the same
+    thresholds, decided on intervals.)  Context only: ``min_cos_skip``
     (layers ``t`` and ``t + 2``, 5..15: is a failure a period-2 oscillation?) and
     ``example_min_cos_ref`` (Figure 7(c)'s measure on its 10-vertex ER example)."""
     pca = result["pca"]["shipped"]
@@ -201,7 +201,7 @@ def depth_verdict(result: dict) -> dict:
     largest plausibly best depth is at most one family's smallest); inconclusive: otherwise.
     ER is reported as context.
 
-    Revised after the data had been seen (issue 13's interval rule, like D.3's other rules):
+    Revised after the data had been seen (decided on intervals, like D.3's other rules):
     the earlier rule compared the argmin of the seed-mean curve, with no interval, with the
     claimed depths (it said ``qualified``: bipartite 7, regular 6, worst case 11)."""
     dep = result["depth"]
@@ -297,9 +297,9 @@ def latching_verdict(result: dict) -> dict:
     above the threshold, fails when below, else is undecided.  Confirmed: both hold; refuted:
     both fail (or G2S-RNN fails and no GCNN ran); qualified: one holds and one fails (or
     G2S-RNN holds and no GCNN ran); inconclusive: one undecided.  The other basis is reported
-    as context.  (Revised for issue 13 after the point-estimate data had been seen: the same
-    thresholds, decided on intervals.)  With several training seeds per model (issue 13: seeds
-    1-2 of the planted-cover models, added before their data were computed), the latched
+    as context.  (Revised after the point-estimate data had been seen: the same thresholds,
+    decided on intervals.)  With several training seeds per model (seeds 1-2 of the
+    planted-cover models, added before their data were computed), the latched
     fraction's interval is :func:`reproduce.verdicts.interval_of_seed_rates` (the Wilson
     interval widened by the two-level bootstrap of the seed mean) and the flip's the two-level
     bootstrap of the seed mean; the thresholds and outcomes are unchanged."""
@@ -356,9 +356,9 @@ def semantics_verdict(result: dict) -> dict:
     intervals (:func:`reproduce.verdicts.interval_of_rate`, Bonferroni over the two).
     Confirmed: holds as written on >= 80% of graphs (lower end); refuted: holds up to the split
     on <= 20% (upper end); qualified: decidedly neither (as written below 80%, up to the split
-    above 20%); inconclusive otherwise.  (Revised for issue 13 after the point-estimate data had
-    been seen: the same thresholds, decided on intervals.)  With several planted-cover seeds
-    (added for issue 13 before their data were computed) each fraction's interval is
+    above 20%); inconclusive otherwise.  (Revised after the point-estimate data had been seen:
+    the same thresholds, decided on intervals.)  With several planted-cover seeds (added before
+    their data were computed, so that no verdict rests on one seed) each fraction's interval is
     :func:`reproduce.verdicts.interval_of_seed_rates` over the seeds' per-graph outcomes.
     Context: every layer, the total ``Q`` against the optimal ``Q*``, the ER-trained seeds.
 

@@ -20,7 +20,7 @@ HEURISTICS = S.HEURISTICS["mvc"]
 METHODS = MODELS + HEURISTICS
 #: profile -> the training seeds of each model run (``--seeds``).  Seed 0 is the table's own
 #: pairing (results ``g2s_rnn``, ``s2v``); seed k > 0 is reported as ``g2s_rnn_sk``, ``s2v_sk``
-#: (issue 13: no verdict resting on one seed without saying so)
+#: (so that no verdict rests on one seed without saying so)
 SEEDS = {"smoke": (0,), "ci": S.TRAIN_SEEDS, "paper": S.TRAIN_SEEDS}
 
 

@@ -60,7 +60,7 @@ def derive_verdicts(result: dict) -> dict:
       reference at 25,000 vertices on both families within :data:`S.WITHIN_10PCT` (the bar of
       Figure 2(a)); refuted when above; pending while absent.
 
-    Training seeds (issue 13; extended after seed 0's data had been seen, before any other
+    Training seeds (extended after seed 0's data had been seen, before any other
     seed's were computed): with one graph per cell, the seeds are the replication.  Every
     computed seed of each model enters each rule: ``fig2-table`` compares every (G2S-RNN seed,
     Structure2Vec seed) pair on every graph; ``fig2-table-structure2vec`` needs every seed

@@ -1,4 +1,4 @@
-"""Theorem 1's verdict rules: :func:`recovery_verdict` (the issue-16 rule on exact-recovery
+"""Theorem 1's verdict rules: :func:`recovery_verdict` (the rule on exact-recovery
 intervals) and :func:`derive_verdicts`, the ledger verdicts as a pure function of the JSON."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ __all__ = ["recovery_verdict", "derive_verdicts"]
 
 def recovery_verdict(curves: list[dict], target: float = TARGET) -> dict:
     """Decision rule of ``theorem1-graph-recovery`` on exact-recovery intervals, fixed before
-    the data of issue 16 were generated.
+    the data of the recovery curves were generated.
 
     ``curves``: one per setting ``(n, d)``, each ``{"n", "d", "points": [{"T", "graphs",
     "exact", ...}]}`` (``exact`` = graphs recovered exactly).  Per setting the deciding point is

@@ -58,7 +58,7 @@ def proposition1_unit(which: int, T: int, draw: int, seed: int) -> dict:
     """Recover R1 (``which = 0``) or R2 from a noisy trajectory (sigma = 1, d = 1, zero start)
     by the full-conditioning estimator (OR rule for the undirected graph).  Not the
     selected-parent one: on these 4-regular graphs (in-degree 4, so every edge is weak) its
-    greedy search recovered R1 / R2 in only 4 / 7 of 10 draws at t = 2000 (ci run of issue 16)
+    greedy search recovered R1 / R2 in only 4 / 7 of 10 draws at t = 2000 (a ci-profile run)
     against 9 / 10 for full conditioning."""
     from theory.directed_information import directed_information_graph, undirected_from_directed
     from theory.dynamics import draw_generic_parameters, simulate_trajectory

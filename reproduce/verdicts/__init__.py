@@ -1,8 +1,9 @@
 """The one decision rule for empirical claims: bootstrap intervals, then confirmed / refuted /
 inconclusive.
 
-Fixed before the ci-profile data are regenerated (issue 13 item 4: "commit the rule first").  A
-rule revised after seeing data must say so here and in the claim's evidence.
+Fixed before the ci-profile data are regenerated (the rule is committed first, so that the data
+cannot shape it).  A rule revised after seeing data must say so here and in the claim's
+evidence.
 
 What is resampled
 -----------------

@@ -87,7 +87,7 @@ def seed_keys(instances: Sequence[Mapping], name: str) -> list[str]:
     """The result keys of a model's training seeds in a figure JSON's instance records.
 
     A model evaluated with several seeds stores each as ``NAME_sK`` (and its seed mean as
-    ``NAME``); a one-seed model stored under ``NAME`` alone (the baselines before issue 13)
+    ``NAME``); a one-seed model stored under ``NAME`` alone (formerly the baselines)
     is its own single seed.  Keys come sorted by seed number."""
     pattern = re.compile(rf"{re.escape(name)}_s(\d+)")
     found = {k for rec in instances for k in rec.get("results", {}) if pattern.fullmatch(k)}

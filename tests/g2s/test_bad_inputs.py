@@ -1,4 +1,4 @@
-"""Hardening (issue 14): every bad input, option and file gets a clear refusal, nothing is
+"""Hardening: every bad input, option and file gets a clear refusal, nothing is
 silently wrong, nothing is overwritten that should not be.
 
 Each case runs the real command in a subprocess, as a user would, and checks the exit code,
@@ -337,7 +337,7 @@ def _wait_for_mapping(pid: int, needle: str, timeout: float = 60) -> bool:
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.3, 1.0])
 def test_ctrl_c_during_start_up_is_one_line(tmp_path, path_graph, delay):
     """Interrupt while g2s's own imports run: numpy being mapped means g2s.cli is importing
-    networkx (the ~0.6 s window of the issue); ``delay`` moves the signal later from there.
+    networkx (a window of about 0.6 s); ``delay`` moves the signal later from there.
     (A signal inside the interpreter's own start-up, before any g2s code runs, is Python's.)"""
     proc = subprocess.Popen([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc",
                              "--method", "reference", str(path_graph)], cwd=tmp_path,

@@ -1,4 +1,4 @@
-"""Neural baselines of arXiv:1802.04948 (Appendix D) under the G2S-RNN protocol (issue 6).
+"""Neural baselines of arXiv:1802.04948 (Appendix D) under the G2S-RNN protocol.
 
 Invariants, one test each:
 
@@ -252,7 +252,7 @@ def test_shipped_checkpoints_give_feasible_solutions(path: Path):
     assert is_feasible(problem, G, S)
 
 
-#: the settings issue 6 ships a checkpoint of every baseline for (problem, training set)
+#: the (problem, training set) settings with a shipped checkpoint of every baseline
 BASELINE_SETTINGS = (("mvc", "er", 15), ("mvc", "bipartite", 20), ("maxcut", "er", 15),
                      ("mis", "er", 15))
 

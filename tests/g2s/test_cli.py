@@ -118,7 +118,7 @@ def test_cuda_request_without_cuda_is_a_clear_error(petersen):
 
 
 def _check_timing(out):
-    """Issue 17, item 4: read_s, solve_s, total_s, one meaning each; no duplicate fields."""
+    """The timing fields read_s, solve_s, total_s: one meaning each; no duplicate fields."""
     assert not {"seconds", "time_s", "edges"} & set(out)
     assert all(isinstance(out[k], float) and out[k] >= 0 for k in ("read_s", "solve_s", "total_s"))
     assert out["read_s"] + out["solve_s"] <= out["total_s"] + 1e-5  # each rounded to 1e-6
@@ -153,7 +153,7 @@ def test_neural_timing_fields_and_status(petersen, method, capsys):
 
 @pytest.mark.parametrize("problem", ["mvc", "mis"])
 def test_reference_bound_is_the_tighter_of_both_formulations(tmp_path, problem, capsys):
-    """Issue 17, item 5: MVC = n - MIS, and the reference runs both 0/1 programs.
+    """MVC = n - MIS, and the reference runs both 0/1 programs.
 
     ``bounds`` holds what each program proved alone (``None``: skipped because the first one
     proved optimality); the reported ``bound`` is at least as tight as every one of them, is

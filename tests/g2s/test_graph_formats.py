@@ -1,4 +1,4 @@
-"""Users' graph files (issue 17): compressed input, MatrixMarket and METIS, through ``g2s solve``.
+"""Users' graph files: compressed input, MatrixMarket and METIS, through ``g2s solve``.
 
 Invariants, one test each:
 

@@ -174,7 +174,7 @@ def test_bound_is_valid_under_a_short_time_limit(problem, backend):
 
 @pytest.mark.parametrize("problem", PROBLEMS)
 def test_bound_is_valid_when_cpsat_stops_before_proving_anything(problem):
-    """Regression (issue 17 benchmark): CP-SAT stopped at once (status UNKNOWN) reports a
+    """Regression (dense-graph benchmark): CP-SAT stopped at once (status UNKNOWN) reports a
     "bound" of 0, which is no upper bound for MIS or max cut; the trivial bound is used."""
     from g2s.graphs import erdos_renyi
 

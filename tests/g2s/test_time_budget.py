@@ -1,4 +1,4 @@
-"""``--time-limit`` for the model methods (issue 17, item 3), as a user meets it.
+"""``--time-limit`` for the model methods, as a user meets it.
 
 Invariants:
 * a budget too small for Algorithm 2 (or a baseline's rollout) still returns a feasible

@@ -1,4 +1,4 @@
-"""Hardening of the reproduce scripts (issue 14): bad options are one-line refusals, corrupt
+"""Hardening of the reproduce scripts: bad options are one-line refusals, corrupt
 cache entries are recomputed with a warning, and ``claims.py --check`` catches any edited
 number, not only one that flips a verdict."""
 
@@ -29,11 +29,11 @@ def script(name, *args, cwd=None):
 
 
 @pytest.mark.parametrize("name,args,needles", [
-    ("figure5", ["--out", "{file}"], ["--out", "is a file, not a folder"]),   # item 12
-    ("figure5", ["--workers", "0"], ["--workers"]),                          # item 8
+    ("figure5", ["--out", "{file}"], ["--out", "is a file, not a folder"]),
+    ("figure5", ["--workers", "0"], ["--workers"]),
     ("figure5", ["--seed", "-1"], ["--seed"]),
     ("theorem1", ["--workers", "-2"], ["--workers"]),
-    ("figure3", ["--seed", "1"], ["unrecognized arguments: --seed"]),        # item 14
+    ("figure3", ["--seed", "1"], ["unrecognized arguments: --seed"]),        # it changed nothing
     ("figure5", ["--profile", "huge"], ["--profile"]),
     # no abbreviations: --seed was taken for --seeds, --out-dir style prefixes for options
     ("figure2b", ["--profile", "smoke", "--out", "{dir}", "--seed", "1"],

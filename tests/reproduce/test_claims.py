@@ -100,7 +100,7 @@ def test_pytest_check_outcomes(tmp_path, monkeypatch):
                    "test_x.py::test_nope": "missing"}
 
 
-# ---------------------------------------------------------------- evidence defects (issue 13)
+# ---------------------------------------------------------------- evidence defects
 
 def _fake_figure(tmp_path, monkeypatch, derived):
     """What derive_json returns for a figure whose derive_verdicts gives ``derived``."""

@@ -1,4 +1,4 @@
-"""Issue 15 on a real Dask cluster (skipped without the ``cluster`` extra).
+"""The work-unit engine on a real Dask cluster (skipped without the ``cluster`` extra).
 
 * Same results anywhere: a small grid run serially, on a 2-worker ``LocalCluster``, and on it
   with a worker killed mid-run gives byte-identical JSON (apart from unit times).

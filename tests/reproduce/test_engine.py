@@ -1,4 +1,4 @@
-"""The engine without Dask (issue 15): serial and process-pool runs of a grid agree, the client
+"""The engine without Dask: serial and process-pool runs of a grid agree, the client
 caches as results arrive, workers refuse other code, and ``--import-units`` accepts only
 units that match, are on the same graph and re-validate."""
 

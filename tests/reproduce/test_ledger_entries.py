@@ -1,5 +1,5 @@
 """Checks behind ledger entries whose evidence states a fact of the committed outputs or of a
-small computation (issue 13, item 6).  Each test pins what the entry's evidence says, so the
+small computation.  Each test pins what the entry's evidence says, so the
 entry drifts (``claims.py --check`` fails) when a regenerated output makes it stale.
 
 * fig3-graphs-per-point: the committed Figure 3 averages the caption's 20 graphs per point (1
@@ -77,7 +77,7 @@ def test_certificate_time_limits():
     assert DEFAULT_TIME_LIMIT == 30.0
     for name in ("maxcut_er", "maxcut_grid", "mis_er", "mis_structured_bipartite"):
         recs = json.loads((CERTIFICATE_DIR / f"{name}.json").read_text())["instances"]
-        # instances 0-4 per size (the 3-graph era) ran 20 s; 5-19 (issue 13's 20 graphs) 30 s
+        # instances 0-4 per size (the 3-graph era) ran 20 s; 5-19 (the 20-graph grid) 30 s
         limits = {(r["time_limit"], int(k.split("/")[1]) < 5) for k, r in recs.items()}
         assert limits <= {(20.0, True), (30.0, False)}, name
 

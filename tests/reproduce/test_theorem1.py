@@ -1,4 +1,4 @@
-"""theorem1: the issue-16 decision rule (recovery_verdict) on hand-made inputs for every outcome,
+"""theorem1: the recovery decision rule (recovery_verdict) on hand-made inputs for every outcome,
 the rate intervals it rests on, and derive_verdicts wiring it and the sigma = 0 remark (qualified
 when zero noise breaks recovery) into the ledger."""
 
@@ -90,7 +90,7 @@ def test_rate_interval_is_wilson():
 
 
 def test_recovery_verdict_outcomes():
-    """Hand-made inputs for every outcome of the issue-16 rule (decided on intervals)."""
+    """Hand-made inputs for every outcome of the recovery rule (decided on intervals)."""
     from reproduce.theorem1 import recovery_verdict
     all_exact = [_rc(6, 1, [(500, 40), (2000, 80)]), _rc(20, 2, [(1000, 10), (4000, 80)])]
     v = recovery_verdict(all_exact)

@@ -110,7 +110,7 @@ def test_interval_over_graphs_is_scipys_percentile_bootstrap():
 
 
 def test_paper_example_fig4_mis_er_is_inconclusive():
-    """The issue's example: per-graph MIS ratios 1.154, 1.080, 1.077 against 1.10 (5 sizes)."""
+    """Figure 4's example (MIS, ER): per-graph ratios 1.154, 1.080, 1.077 against 1.10 (5 sizes)."""
     conf = V.per_point_confidence(5)
     point = V.interval_over_graphs([1.154, 1.080, 1.077], confidence=conf)
     assert point["estimate"] > 1.10 and point["low"] < 1.10 < point["high"]

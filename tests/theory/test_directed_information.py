@@ -172,7 +172,7 @@ def test_selected_parents_no_edges_on_independent_noise():
 
 
 def test_every_forward_step_reranks_all_candidates():
-    """Regression (issue 16): graph 6 of the n = 20, d = 1, t = 3,000 recovery instances.
+    """Regression: graph 6 of the n = 20, d = 1, t = 3,000 recovery instances.
     Vertex 11's parent 2 dominates it, so 2's ancestors outrank the parents 0 and 7 in the
     marginal screen; a screen cut to 8 candidates never tests 0 (p-value 1) and misses 13 of
     the graph's edges.  The default re-ranks every vertex at each forward step and finds them."""
