@@ -41,7 +41,8 @@ from importlib import metadata
 import networkx as nx
 
 from g2s.heuristics import best_heuristic, max_cut_local_search
-from g2s.problems import PROBLEMS, SENSE, check_solution
+from g2s.problems import PROBLEMS, check_solution
+from g2s.solver_programs import better
 
 __all__ = ["BestKnown", "best_known_solution", "chils_independent_set", "annealed_cut",
            "solver_versions", "BEST_KNOWN_SOLVER", "ANNEAL_READS", "ANNEAL_BATCH",
@@ -150,10 +151,6 @@ def annealed_cut(G: nx.Graph, time_limit: float, seed: int = 0) -> set:
     return best
 
 
-def _better(problem: str, a: int, b: int) -> bool:
-    return a < b if SENSE[problem] == "min" else a > b
-
-
 def best_known_solution(problem: str, G: nx.Graph, time_limit: float = DEFAULT_BUDGET,
                         seed: int = 0, extra: dict | None = None) -> BestKnown:
     """The best solution of the heuristics, the state-of-the-art solver and ``extra``.
@@ -193,7 +190,7 @@ def best_known_solution(problem: str, G: nx.Graph, time_limit: float = DEFAULT_B
     for name, S in found:
         value = None if S is None else check_solution(problem, G, S)
         candidates[name] = value
-        if value is not None and (best is None or _better(problem, value, best[2])):
+        if value is not None and (best is None or better(problem, value, best[2])):
             best = (name, S, value)
     name, S, value = best
     return BestKnown(problem=problem, solution=frozenset(S), objective=value, by=name,

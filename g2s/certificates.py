@@ -43,6 +43,8 @@ import networkx as nx
 from g2s.fsutil import atomic_write_text
 from g2s.graphs import SIZE_LADDER, graph_fingerprint, instance_seed, make_graph
 from g2s.problems import PROBLEMS, SENSE, check_solution
+from g2s.best_known import best_known_solution, solver_versions
+from g2s.solver_programs import better, tighter
 from g2s.solvers import ReferenceResult, bipartite_matching_number, solve_reference
 
 __all__ = [
@@ -252,10 +254,9 @@ def record_improvement(problem: str, family: str, n: int, index: int, solution, 
         raise KeyError(f"no certificate for {problem}/{family}/{key}")
     res = verify_certificate(problem, family, key, entry, G)
     value = check_solution(problem, G, solution)
-    better = value < res.objective if SENSE[problem] == "min" else value > res.objective
-    if not better:
+    if not better(problem, value, res.objective):
         return None
-    if (value < res.bound) if SENSE[problem] == "min" else (value > res.bound):
+    if better(problem, value, res.bound):
         raise CertificateError(f"{problem}/{family}/{key}: {by}'s objective {value} beats the "
                                f"proven bound {res.bound}")
     updates = [(problem, sorted(solution, key=repr), value, res.bound)]
@@ -286,8 +287,6 @@ def upgrade(problem: str, family: str, key: str, budget: float, seed: int = 0,
     solution), and, with ``bound_time_limit > 0``, the 0/1 programs warm-started from it for a
     tighter proven bound.  A proven bound stays valid whatever solution is found later, so
     the stored one is kept unless the new one is tighter.  Returns what changed."""
-    from g2s.best_known import best_known_solution, solver_versions
-    from g2s.solver_programs import tighter
     n, index = map(int, key.split("/"))
     G = instance_graph(family, n, index)
     entry = load_certificates(problem, family, directory)[key]
@@ -306,7 +305,7 @@ def upgrade(problem: str, family: str, key: str, budget: float, seed: int = 0,
     if bound_time_limit > 0 and current.status != "optimal":
         res = solve_reference(problem, G, time_limit=bound_time_limit,
                               hint=set(current.solution), seed=seed)
-        if better_objective(problem, res.objective, current.objective):
+        if better(problem, res.objective, current.objective):
             stored.update(solution=list(res.solution), objective=res.objective,
                           best_known_by=res.best_known_by)
         if tighter(problem, res.bound, current.bound):
@@ -319,11 +318,6 @@ def upgrade(problem: str, family: str, key: str, budget: float, seed: int = 0,
     change.update(objective=stored["objective"], bound=stored["bound"],
                   best_known_by=stored.get("best_known_by"), status=stored["status"])
     return change
-
-
-def better_objective(problem: str, a: int, b: int) -> bool:
-    """``a`` is a strictly better objective than ``b`` in the problem's sense."""
-    return a < b if SENSE[problem] == "min" else a > b
 
 
 def verify_all(directory: Path | None = None) -> dict:
