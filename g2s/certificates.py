@@ -40,10 +40,10 @@ from pathlib import Path
 
 import networkx as nx
 
+from g2s.best_known import best_known_solution, solver_versions
 from g2s.fsutil import atomic_write_text
 from g2s.graphs import SIZE_LADDER, graph_fingerprint, instance_seed, make_graph
 from g2s.problems import PROBLEMS, SENSE, check_solution
-from g2s.best_known import best_known_solution, solver_versions
 from g2s.solver_programs import better, tighter
 from g2s.solvers import ReferenceResult, bipartite_matching_number, solve_reference
 
