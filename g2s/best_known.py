@@ -45,6 +45,7 @@ from g2s.problems import PROBLEMS, check_solution
 from g2s.solver_programs import better
 
 __all__ = ["BestKnown", "best_known_solution", "chils_independent_set", "annealed_cut",
+           "anneal_sweeps", "ANNEAL_SECONDS_PER_EDGE_SWEEP",
            "solver_versions", "BEST_KNOWN_SOLVER", "ANNEAL_READS", "ANNEAL_BATCH",
            "ANNEAL_SWEEPS", "DEFAULT_BUDGET"]
 
@@ -56,6 +57,12 @@ CHILS_SOLUTIONS = 8
 #: the annealer's plan: reads, reads per batch, sweeps per read (dwave-samplers' default
 #: geometric schedule).  32 x 1,000 matched 100 x 10,000 on every ER 100-400 graph measured.
 ANNEAL_READS, ANNEAL_BATCH, ANNEAL_SWEEPS = 32, 8, 1000
+#: seconds per (read x sweep x edge) of the annealer, measured on the project's 2-core machine
+#: (32 reads x 1,000 sweeps on ER(400, 0.15), 12,000 edges: about 1 s), rounded up.  It sizes
+#: the first batch's sweeps to the budget from the graph alone, so the plan stays
+#: deterministic (it does not depend on how fast this machine is) and a small budget on a
+#: large graph is not overrun by a full first batch.
+ANNEAL_SECONDS_PER_EDGE_SWEEP = 3e-9
 #: default seconds for the best-known search of one graph
 DEFAULT_BUDGET = 5.0
 
@@ -122,11 +129,21 @@ def chils_independent_set(G: nx.Graph, time_limit: float, seed: int = 0) -> set:
     return S
 
 
+def anneal_sweeps(edges: int, time_limit: float) -> int:
+    """Sweeps per read of the annealer's batches for a graph of ``edges`` edges and a budget:
+    :data:`ANNEAL_SWEEPS`, or fewer (at least 10) when a batch would not fit the budget by
+    :data:`ANNEAL_SECONDS_PER_EDGE_SWEEP`.  A function of the inputs only."""
+    per_sweep = ANNEAL_BATCH * max(edges, 1) * ANNEAL_SECONDS_PER_EDGE_SWEEP
+    return int(min(ANNEAL_SWEEPS, max(10, time_limit / per_sweep)))
+
+
 def annealed_cut(G: nx.Graph, time_limit: float, seed: int = 0) -> set:
     """One side of a large cut: simulated annealing (module docstring), best read polished.
 
-    Runs :data:`ANNEAL_READS` reads in batches; a batch that would end after ``time_limit``
-    (judged from the batches so far) is not started, but the first always runs.  Raises
+    Runs :data:`ANNEAL_READS` reads in batches of :data:`ANNEAL_SWEEPS` sweeps, fewer sweeps
+    (at least 10) when a batch would not fit ``time_limit`` by
+    :data:`ANNEAL_SECONDS_PER_EDGE_SWEEP`; a batch that would end after ``time_limit`` (judged
+    from the batches so far) is not started, but the first always runs.  Raises
     ``ImportError`` when ``dwave-samplers`` is missing.
     """
     if G.number_of_edges() == 0:
@@ -134,13 +151,14 @@ def annealed_cut(G: nx.Graph, time_limit: float, seed: int = 0) -> set:
     from dwave.samplers import SimulatedAnnealingSampler
 
     J = {(u, v): 1.0 for u, v in G.edges()}
+    sweeps = anneal_sweeps(G.number_of_edges(), time_limit)
     sampler = SimulatedAnnealingSampler()
     start, best, best_cut = time.perf_counter(), set(), -1
     for k in range(ANNEAL_READS // ANNEAL_BATCH):
         elapsed = time.perf_counter() - start
         if k and elapsed * (k + 1) / k > time_limit:
             break
-        samples = sampler.sample_ising({}, J, num_reads=ANNEAL_BATCH, num_sweeps=ANNEAL_SWEEPS,
+        samples = sampler.sample_ising({}, J, num_reads=ANNEAL_BATCH, num_sweeps=sweeps,
                                        seed=int(seed) + k)
         for record in samples.data(["sample"], sorted_by="energy"):
             S = max_cut_local_search(G, {v for v, s in record.sample.items() if s == 1})

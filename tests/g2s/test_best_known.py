@@ -216,3 +216,18 @@ def test_upgrade_keeps_the_proven_bound_and_improves_the_solution(tmp_path):
     change = C.upgrade("mis", family, f"{n}/{index}", 0.1, bound_time_limit=2.0,
                        directory=tmp_path)
     assert change["bound"] <= res.bound and change["objective"] >= res.objective
+
+
+def test_annealing_plan_fits_the_budget_from_the_edge_count():
+    """The batches' sweeps depend on the edge count and the budget only (deterministic), fall
+    as the graph grows or the budget shrinks, and never below 10 or above the full plan."""
+    full = BK.ANNEAL_SWEEPS
+    assert BK.anneal_sweeps(12_000, 10.0) == full                # ER(400, 0.15), 10 s
+    small = BK.anneal_sweeps(75_000, 0.5)                          # ER(1000, 0.15), 0.5 s
+    assert 10 <= small < full
+    assert small * BK.ANNEAL_BATCH * 75_000 * BK.ANNEAL_SECONDS_PER_EDGE_SWEEP <= 0.5 + 1e-9
+    assert BK.anneal_sweeps(10**7, 0.01) == 10
+    assert BK.anneal_sweeps(75_000, 0.25) <= small
+    G = nx.gnp_random_graph(300, 0.2, seed=1)
+    S = BK.annealed_cut(G, 0.05, seed=0)
+    assert 2 * objective("maxcut", G, S) >= G.number_of_edges()
