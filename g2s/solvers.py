@@ -243,8 +243,17 @@ def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backen
             program = "cpsat"
         except ImportError:
             program = "highs"
-        comps = [G.subgraph(c) for c in nx.connected_components(G)]
+        # isolated vertices form one trivial part: a subgraph per vertex cost seconds on
+        # graphs with hundreds of thousands of them, past any time limit
+        # (real graphs, not views: a view filters all of G's vertices on every iteration)
+        isolated = set(nx.isolates(G))
+        rest = G.subgraph(set(G) - isolated).copy() if isolated else G
+        comps = [rest.subgraph(c) for c in nx.connected_components(rest)]
         parts = [(H, _auto_method(problem, H, program)) for H in comps]
+        if isolated:
+            alone = nx.Graph()
+            alone.add_nodes_from(isolated)
+            parts.append((alone, "trivial"))
         parts.sort(key=lambda p: (p[1] in _PROGRAMS, p[0].number_of_nodes()))
     hard_left = sum(H.number_of_nodes() for H, meth in parts if meth in _PROGRAMS)
     solution, value, bound, methods = set(), 0, 0, set()
