@@ -80,15 +80,14 @@ def weigt_hartmann_cover_density(c: float) -> float:
 def _stored(problem: str, family: str, n: int, index: int, G) -> dict | None:
     """The committed reference of one graph (certificate, or Figure 2(b)'s JSON)."""
     if family == "sparse_er":
-        rows = json.loads((ROOT / "paper_figures" / "figure2b.json").read_text())["instances"]
-        for row in rows:
+        doc = json.loads((ROOT / "paper_figures" / "figure2b.json").read_text())
+        for row in doc["instances"]:
             if (row["family"], row["n"], row["index"]) == (family, n, index):
                 assert row["fingerprint"] == graph_fingerprint(G)
                 ref = row["reference"]
                 return {"objective": ref["objective"], "bound": ref["bound"],
                         "status": ref["status"], "method": ref["method"],
-                        "time_limit": json.loads((ROOT / "paper_figures" / "figure2b.json")
-                                                 .read_text())["reference_time_limit"]}
+                        "time_limit": doc["reference_time_limit"]}
         return None
     entry = load_certificates(problem, family).get(f"{n}/{index}")
     if entry is None:

@@ -45,7 +45,12 @@ from g2s.fsutil import atomic_write_text
 from g2s.graphs import SIZE_LADDER, graph_fingerprint, instance_seed, make_graph
 from g2s.problems import PROBLEMS, SENSE, check_solution
 from g2s.solver_programs import better, tighter
-from g2s.solvers import ReferenceResult, bipartite_matching_number, solve_reference
+from g2s.solvers import (
+    ReferenceResult,
+    bipartite_matching_number,
+    solve_reference,
+    with_current_names,
+)
 
 __all__ = [
     "CERTIFICATE_DIR",
@@ -267,11 +272,7 @@ def record_improvement(problem: str, family: str, n: int, index: int, solution, 
         updates.append((_COMPLEMENT[problem], sorted(set(G) - set(solution), key=repr),
                         nv - value, other["bound"]))
     for prob, sol, val, bound in updates:
-        stored = dict(load_certificates(prob, family, directory)[key])
-        for old in ("solution_from", "bound_from"):  # named apart since they were stored
-            if old in stored:
-                stored["best_known_by" if old == "solution_from" else "bound_by"] = \
-                    stored.pop(old)
+        stored = with_current_names(load_certificates(prob, family, directory)[key])
         stored.update(solution=sol, objective=val, best_known_by=by,
                       status="optimal" if val == bound else "time_limit")
         verify_certificate(prob, family, key, stored, G)
@@ -292,23 +293,21 @@ def upgrade(problem: str, family: str, key: str, budget: float, seed: int = 0,
     entry = load_certificates(problem, family, directory)[key]
     old = verify_certificate(problem, family, key, entry, G)
     change = {"key": key, "objective_before": old.objective, "bound_before": old.bound}
+    res = None
     if old.status != "optimal":
         known = best_known_solution(problem, G, budget, seed, extra={"stored": old.solution})
-        if known.by != "stored":
-            record_improvement(problem, family, n, index, known.solution, known.by, directory)
-    current = verify_certificate(problem, family, key,
-                                 load_certificates(problem, family, directory)[key], G)
-    stored = dict(load_certificates(problem, family, directory)[key])
-    for before, after in (("solution_from", "best_known_by"), ("bound_from", "bound_by")):
-        if before in stored:
-            stored[after] = stored.pop(before)
-    if bound_time_limit > 0 and current.status != "optimal":
-        res = solve_reference(problem, G, time_limit=bound_time_limit,
-                              hint=set(current.solution), seed=seed)
-        if better(problem, res.objective, current.objective):
-            stored.update(solution=list(res.solution), objective=res.objective,
-                          best_known_by=res.best_known_by)
-        if tighter(problem, res.bound, current.bound):
+        # record_improvement stores only a strictly better solution (and its complement)
+        record_improvement(problem, family, n, index, known.solution, known.by, directory)
+        current = verify_certificate(problem, family, key,
+                                     load_certificates(problem, family, directory)[key], G)
+        if bound_time_limit > 0 and current.status != "optimal":
+            res = solve_reference(problem, G, time_limit=bound_time_limit,
+                                  hint=set(current.solution), seed=seed)
+            record_improvement(problem, family, n, index, res.solution, res.best_known_by,
+                               directory)
+    stored = with_current_names(load_certificates(problem, family, directory)[key])
+    if res is not None:
+        if tighter(problem, res.bound, stored["bound"]):
             stored.update(bound=res.bound, bound_by=res.bound_by)
         stored["bound_time_limit"] = bound_time_limit
     stored["status"] = "optimal" if stored["objective"] == stored["bound"] else "time_limit"

@@ -76,7 +76,7 @@ from g2s.solver_programs import better, solve_program
 __all__ = [
     "ReferenceResult", "solve_reference", "bipartite_matching_number",
     "max_cut_eigenvalue_bound", "BACKENDS", "FORMULATIONS",
-    "ENUMERATION_MAX_VERTICES", "BEST_KNOWN_SHARE", "best_known_budget",
+    "ENUMERATION_MAX_VERTICES", "BEST_KNOWN_SHARE", "best_known_budget", "with_current_names",
 ]
 
 #: the share of a program component's time limit spent finding its best known solution (the
@@ -84,6 +84,21 @@ __all__ = [
 #: seconds per vertex: CHILS stops only at its budget, and on the benchmark's graphs it found
 #: its best within 0.05 s at 400 vertices (``benchmarks/results/reference.json``)
 BEST_KNOWN_SHARE, BEST_KNOWN_SECONDS_PER_VERTEX = 0.25, 0.002
+
+
+#: result fields stored under another name before the best known solution and the proven
+#: bound were named apart: old name -> current name
+RENAMED_FIELDS = {"solution_from": "best_known_by", "bound_from": "bound_by"}
+
+
+def with_current_names(data: dict) -> dict:
+    """A copy of a stored result (a certificate entry) with :data:`RENAMED_FIELDS` renamed; a
+    current name already present wins."""
+    out = {k: v for k, v in data.items() if k not in RENAMED_FIELDS}
+    for old, new in RENAMED_FIELDS.items():
+        if old in data and new not in data:
+            out[new] = data[old]
+    return out
 
 
 def best_known_budget(n: int, time_limit: float) -> float:
@@ -136,14 +151,11 @@ class ReferenceResult:
 
     @classmethod
     def from_json(cls, data: dict) -> ReferenceResult:
+        data = with_current_names(data)
         fields = ("problem", "objective", "bound", "status", "method", "seconds")
         kw = {k: data[k] for k in fields}
         kw.update({k: data[k] for k in ("best_known_by", "bound_by", "bounds", "versions")
                    if k in data})
-        # entries stored before the best known and the bound were named apart
-        for old, new in (("solution_from", "best_known_by"), ("bound_from", "bound_by")):
-            if old in data and new not in data:
-                kw[new] = data[old]
         return cls(solution=tuple(data["solution"]), **kw)
 
 

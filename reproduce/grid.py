@@ -346,9 +346,10 @@ def _never_beaten_silently(problem, family, n, index, ref, found: dict):
     Returns ``(reference, improved or None)``."""
     from g2s.certificates import record_improvement
     from g2s.problems import SENSE
-    sign = 1 if SENSE[problem] == "min" else -1
+    from g2s.solver_programs import better
+    sign = 1 if SENSE[problem] == "min" else -1  # the best first; ties: the first name
     best = min(found.items(), key=lambda kv: (sign * kv[1]["objective"], kv[0]), default=None)
-    if best is None or sign * best[1]["objective"] >= sign * ref.objective:
+    if best is None or not better(problem, best[1]["objective"], ref.objective):
         return ref, None
     method, value = best
     if ref.status == "optimal":

@@ -282,11 +282,10 @@ def _check_never_beaten(problem: str, rows: list, out: list) -> None:
     """In a JSON written since the reference is never beaten silently (it has
     ``reference_beaten``), no method result is better than its row's reference: a better one
     was made the reference when the run wrote the JSON."""
-    from g2s.problems import SENSE
-    sign = 1 if SENSE[problem] == "min" else -1
+    from g2s.solver_programs import better
     for row in rows:
         ref = row["reference"]["objective"]
         for m, r in row["results"].items():
-            if "objective" in r and sign * r["objective"] < sign * ref:
+            if "objective" in r and better(problem, r["objective"], ref):
                 out.append(f"instances {row['family']}/{row['n']}/{row['index']}/{m}: objective "
                            f"{r['objective']} beats the reference {ref} silently")
