@@ -10,8 +10,8 @@ from reproduce.common import VERDICTS as DERIVED_VERDICTS
 
 __all__ = ["VERDICTS", "COUNT_NOUNS", "evidence_text", "evidence_problems", "render"]
 
-#: every ledger verdict: the derived ones and ``recorded`` (a reading, not a tested verdict)
-VERDICTS = (*DERIVED_VERDICTS, "recorded")
+#: every ledger verdict (``recorded``: a reading or a measurement, not a tested verdict)
+VERDICTS = DERIVED_VERDICTS
 
 
 def evidence_text(claim: dict, derived: dict) -> str:
