@@ -3,7 +3,7 @@
 Every generator returns an undirected simple :class:`networkx.Graph` on the vertices
 ``0..n-1`` and takes ``seed`` (int, :class:`numpy.random.Generator` or None).  The paper's test
 sizes are :data:`SIZE_LADDER` (25 ... 3,200, doubling; Section 5).  Graph file I/O lives in
-:mod:`g2s.graph_io`.
+:mod:`g2s.io`.
 """
 
 from __future__ import annotations

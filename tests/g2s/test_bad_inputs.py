@@ -536,7 +536,7 @@ def test_unpacked_size_limit_is_enforced_and_can_be_raised(tmp_path):
 
 
 def test_default_unpacked_size_limit(tmp_path):
-    from g2s.graph_io import MAX_INPUT_MIB
+    from g2s.io.input_graph import MAX_INPUT_MIB
     g = _gzip_stream(tmp_path / "g.txt.gz", b"1 2\n" * 2**18, MAX_INPUT_MIB + 1)
     t0 = time.monotonic()
     refused(tmp_path, ["solve", "--problem", "mvc", g], 1, f"more than {MAX_INPUT_MIB} MiB")

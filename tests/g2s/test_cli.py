@@ -131,7 +131,7 @@ def test_timing_fields_and_status(tmp_path, method, capsys):
 
     import networkx as nx
 
-    from g2s.graph_formats import matrix_market_bytes
+    from g2s.io.matrix_market import matrix_market_bytes
     path = tmp_path / "g.mtx.gz"  # read_s covers unpacking and parsing
     path.write_bytes(gzip.compress(matrix_market_bytes(nx.gnp_random_graph(60, 0.3, seed=1))))
     assert main(["solve", "--problem", "mvc", "--method", method, str(path)]) == 0
@@ -159,8 +159,8 @@ def test_reference_bound_is_the_tighter_of_both_formulations(tmp_path, problem, 
     proved optimality); the reported ``bound`` is at least as tight as every one of them, is
     valid for the reported solution, and ``bound_by`` names the program that gave it.
     """
-    from g2s.graph_io import write_graph
     from g2s.graphs import erdos_renyi
+    from g2s.io.files import write_graph
     path = tmp_path / "dense.dimacs"
     write_graph(erdos_renyi(200, 0.5, seed=3), path)
     assert main(["solve", "--problem", problem, "--method", "reference", "--time-limit", "2",

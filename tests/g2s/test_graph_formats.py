@@ -22,8 +22,9 @@ import networkx as nx
 import pytest
 
 from g2s.cli import main
-from g2s.graph_formats import compression_of, decompress
-from g2s.graph_io import GraphFormatError, read_graph, write_graph
+from g2s.io.compression import compression_of, decompress
+from g2s.io.files import read_graph, write_graph
+from g2s.io.input_graph import GraphFormatError
 from tests.g2s.test_cli import run  # the g2s command in a subprocess
 
 

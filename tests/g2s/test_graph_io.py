@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from g2s.graph_io import FORMATS, GraphFormatError, read_graph, write_graph
+from g2s.io.files import read_graph, write_graph
+from g2s.io.input_graph import FORMATS, GraphFormatError
 from tests.strategies import graphs
 
 EXT = {"edgelist": ".txt", "dimacs": ".dimacs", "graph6": ".g6", "sparse6": ".s6",

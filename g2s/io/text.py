@@ -1,8 +1,8 @@
-"""Edge lists and DIMACS: the text readers behind :func:`g2s.graph_io.read_graph`.
+"""Edge lists and DIMACS: the two line-based text formats (readers and writers).
 
-Both take the decoded text (:func:`g2s.graph_io.decode_text`) and follow the rules of
-:mod:`g2s.graph_io`'s docstring: a malformed line is refused naming it, a self-loop is refused,
-duplicate edges are dropped with a warning (:func:`g2s.graph_io.from_networkx`).
+Both read the decoded text (:func:`g2s.io.input_graph.decode_text`) and follow the rules of
+:mod:`g2s.io.files`' docstring: a malformed line is refused naming it, a self-loop is refused,
+duplicate edges are dropped with a warning (:func:`g2s.io.input_graph.from_networkx`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 
 import networkx as nx
 
-from g2s.graph_io import (
+from g2s.io.input_graph import (
     MAX_VERTICES,
     GraphFormatError,
     InputGraph,
@@ -21,7 +21,7 @@ from g2s.graph_io import (
     too_many_vertices,
 )
 
-__all__ = ["read_edgelist", "read_dimacs", "TEXT_READERS"]
+__all__ = ["read_edgelist", "read_dimacs", "edgelist_bytes", "dimacs_bytes"]
 
 _CANONICAL_INT = re.compile(r"-?[1-9][0-9]*|0")
 _BLANKS = re.compile(r"[ \t]+")
@@ -34,7 +34,7 @@ def _token(tok: str):
 
 def _lines(text: str):
     """The lines of ``text`` one at a time (a list of them would take ~50 bytes a line more);
-    line ends are already ``\n`` (:func:`g2s.graph_io.normalize_line_ends`)."""
+    line ends are already ``\n`` (:func:`g2s.io.input_graph.normalize_line_ends`)."""
     return (line.rstrip("\n") for line in io.StringIO(text, newline="\n"))
 
 
@@ -50,7 +50,8 @@ def _duplicates(dup: int) -> list:
     return [f"dropped {dup} duplicate edge(s)"] if dup else []
 
 
-def read_edgelist(text: str) -> InputGraph:
+def read_edgelist(raw: bytes, text: str) -> InputGraph:
+    """The graph of an edge list (its decoded ``text``): ``u v [weight]`` per line."""
     # a simple graph plus a count: a MultiGraph would store every duplicate line
     H = nx.Graph()
     weighted = dup = 0
@@ -84,7 +85,8 @@ def read_edgelist(text: str) -> InputGraph:
     return from_networkx(H, warnings + _duplicates(dup))
 
 
-def read_dimacs(text: str) -> InputGraph:
+def read_dimacs(raw: bytes, text: str) -> InputGraph:
+    """The graph of a DIMACS file (its decoded ``text``): ``p edge N M``, then ``e u v`` lines."""
     n = m_declared = None
     H = nx.Graph()
     warnings = []
@@ -134,5 +136,17 @@ def read_dimacs(text: str) -> InputGraph:
     return from_networkx(H, warnings + _duplicates(dup))
 
 
-#: format name -> reader ``decoded text -> InputGraph``
-TEXT_READERS = {"edgelist": read_edgelist, "dimacs": read_dimacs}
+def edgelist_bytes(G: nx.Graph) -> bytes:
+    """``G`` as an edge list, one ``u v`` line per edge (it cannot hold isolated vertices)."""
+    if any(G.degree(v) == 0 for v in G):
+        raise GraphFormatError("an edge list cannot hold isolated vertices; use DIMACS, "
+                               "graph6 or GraphML")
+    return "".join(f"{u} {v}\n" for u, v in sorted(G.edges())).encode()
+
+
+def dimacs_bytes(G: nx.Graph) -> bytes:
+    """``G`` as DIMACS (vertices in sorted order, numbered from 1)."""
+    idx = {v: i + 1 for i, v in enumerate(sorted(G.nodes))}
+    lines = [f"p edge {G.number_of_nodes()} {G.number_of_edges()}"]
+    lines += [f"e {idx[u]} {idx[v]}" for u, v in sorted(G.edges())]
+    return ("\n".join(lines) + "\n").encode()

@@ -1,4 +1,4 @@
-"""METIS graph files: the reader and writer behind :mod:`g2s.graph_formats`.
+"""METIS graph files (``.graph``, ``.metis``): reader and writer.
 
 METIS (``.graph``, ``.metis``), as documented in the METIS 5 manual (Karypis, "METIS: A Software
 Package for Partitioning Unstructured Graphs ...", Section 4.1.1, "Graph file"):
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from g2s.graph_io import (
+from g2s.io.input_graph import (
     MAX_VERTICES,
     GraphFormatError,
     InputGraph,
@@ -74,7 +74,7 @@ def _metis_header(parts: list, lineno: int) -> tuple[int, int, bool, bool, bool,
 def read_metis(raw: bytes, text: str | None = None) -> InputGraph:
     """The graph of a METIS graph file (module docstring)."""
     text = raw.decode("utf-8", errors="replace") if text is None else text
-    # lines end at "\n", "\r\n" or "\r" (as in g2s.graph_io): a form feed is not a line end
+    # lines end at "\n", "\r\n" or "\r" (as in g2s.io.input_graph): a form feed is not a line end
     raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if raw_lines and raw_lines[-1] == "":  # the newline ending the last line
         raw_lines.pop()
