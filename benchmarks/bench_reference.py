@@ -2,14 +2,14 @@
 
 Every approximation ratio of the figures divides by a reference solution, so the reference must
 be at least as good as every method it judges.  This benchmark measures, on the project's own
-evaluation graphs (:func:`g2s.certificates.instance_graph`: same generator, same seeds), per
-problem, family and size:
+evaluation graphs (:func:`g2s.reference.certificates.instance_graph`: same generator, same seeds),
+per problem, family and size:
 
 * ``stored``: the committed certificate (CP-SAT with a 30 s limit started from the best
   classical heuristic; exact methods where the family allows) -- or, for the sparse ER graphs
   of Figure 2(b), the reference committed in ``paper_figures/figure2b.json`` (CP-SAT, 240 s);
 * ``heuristic``: the best classical heuristic (:func:`g2s.heuristics.best_heuristic`);
-* the state-of-the-art solver of :mod:`g2s.best_known` at each budget of ``--budgets``
+* the state-of-the-art solver of :mod:`g2s.reference.best_known` at each budget of ``--budgets``
   (CHILS for MIS and MVC, on the MIS view; simulated annealing plus single-flip local search
   for max cut).
 
@@ -44,17 +44,17 @@ from scipy.special import lambertw
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from g2s.best_known import (  # noqa: E402
+from g2s.fsutil import atomic_write_text  # noqa: E402
+from g2s.graphs import SIZE_LADDER, graph_fingerprint  # noqa: E402
+from g2s.heuristics import best_heuristic  # noqa: E402
+from g2s.problems import SENSE, approximation_ratio, check_solution  # noqa: E402
+from g2s.reference.best_known import (  # noqa: E402
     BEST_KNOWN_SOLVER,
     annealed_cut,
     chils_independent_set,
     solver_versions,
 )
-from g2s.certificates import instance_graph, load_certificates  # noqa: E402
-from g2s.fsutil import atomic_write_text  # noqa: E402
-from g2s.graphs import SIZE_LADDER, graph_fingerprint  # noqa: E402
-from g2s.heuristics import best_heuristic  # noqa: E402
-from g2s.problems import SENSE, approximation_ratio, check_solution  # noqa: E402
+from g2s.reference.certificates import instance_graph, load_certificates  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "reference.json"
 #: (problem, family, sizes, graphs per size) measured by default

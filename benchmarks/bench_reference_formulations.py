@@ -1,10 +1,10 @@
 """Reference bounds for MVC from its own 0/1 program, the MIS program, or both.
 
 MVC and MIS are complements (Gallai: ``tau = n - alpha``), yet CP-SAT searches their programs
-differently.  On generated dense instances this runs :func:`g2s.solvers.solve_reference` for MVC
-three ways at the same wall-clock limit: ``formulation="mvc"`` (the behaviour before both programs
-were run: "before"), ``"mis"`` (only the complementary program), and ``"both"`` (the default since:
-half the time each, "after").  Reported: objective, proven bound, status, which program gave each.
+differently.  On generated dense instances this runs :func:`g2s.reference.solver.solve_reference`
+for MVC three ways at the same wall-clock limit: ``formulation="mvc"`` (the behaviour before both
+programs were run: "before"), ``"mis"`` (only the complementary program), and ``"both"`` (the
+default since: half the time each, "after").  Reported: objective, proven bound, status, which program gave each.
 
 Instances: ``rb-30x15``, 30 disjoint 15-cliques with each pair of vertices in different cliques
 joined with probability 0.25 (450 vertices, the shape of the BHOSLIB ``frb30-15`` graphs of
@@ -29,7 +29,7 @@ import networkx as nx
 import numpy as np
 
 from g2s.graphs import erdos_renyi
-from g2s.solvers import solve_reference
+from g2s.reference.solver import solve_reference
 
 RUNS = (("before", "mvc"), ("mis-only", "mis"), ("after", "both"))
 

@@ -1,9 +1,9 @@
 """CP-SAT vs HiGHS as the reference solver, at equal wall-clock time limits.
 
-On the project's seeded evaluation instances (:func:`g2s.certificates.instance_graph`) of the
-NP-hard (problem, family) pairs, up to a few hundred vertices, both 0/1 programs of
-:mod:`g2s.solvers` run with the same time limit and one CP-SAT worker.  Reported per backend:
-the fraction of instances proven optimal, the mean relative bound gap
+On the project's seeded evaluation instances (:func:`g2s.reference.certificates.instance_graph`) of
+the NP-hard (problem, family) pairs, up to a few hundred vertices, both 0/1 programs of
+:mod:`g2s.reference.solver` run with the same time limit and one CP-SAT worker.  Reported per
+backend: the fraction of instances proven optimal, the mean relative bound gap
 ``|objective - bound| / objective``, the mean primal gap to the best solution either backend
 found, and wall and CPU seconds (CPU > wall means the backend used more than one thread).
 
@@ -22,10 +22,10 @@ import statistics
 import time
 from pathlib import Path
 
-from g2s.certificates import instance_graph
 from g2s.fsutil import atomic_write_text
 from g2s.problems import SENSE
-from g2s.solvers import solve_reference
+from g2s.reference.certificates import instance_graph
+from g2s.reference.solver import solve_reference
 
 PAIRS = (("mvc", "er"), ("mvc", "regular"), ("mis", "er"), ("maxcut", "er"))
 BACKENDS = ("cpsat", "highs")

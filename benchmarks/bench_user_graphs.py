@@ -46,7 +46,7 @@ from g2s.fsutil import atomic_write_text
 from g2s.graphs import erdos_renyi
 from g2s.heuristics import run_heuristic
 from g2s.problems import check_solution
-from g2s.solvers import solve_reference
+from g2s.reference.solver import solve_reference
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PROBLEM = "mvc"

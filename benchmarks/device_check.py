@@ -157,10 +157,10 @@ def run_unit(u: dict, device: str, resume: Path | None = None,
              save_every_s: float = 300.0) -> dict:
     import torch
 
-    from g2s.certificates import instance_graph
     from g2s.checkpoints import load_checkpoint
     from g2s.evaluate import solve_with_model
     from g2s.graphs import graph_fingerprint
+    from g2s.reference.certificates import instance_graph
     G = instance_graph(u["family"], u["n"], u["index"])
     model, _ = load_checkpoint(ROOT / u["checkpoint"], device=device)
     if device == "cuda":

@@ -1,351 +1,124 @@
-"""Cached reference results ("certificates") for the project's seeded evaluation graphs.
-
-The paper compares every method with Gurobi's answer under a 240 s cut-off (arXiv:1802.04948,
-Section 5).  Re-solving NP-hard instances in CI is too slow, so the answers of
-:func:`g2s.solvers.solve_reference` are stored in the repository, one JSON file per
-``(problem, family)`` under ``g2s/data/certificates/``, keyed by ``"n/index"``.  An entry holds the
-graph fingerprint, the solution, the proven bound, the status, the method, the solve time and the
-time limit.  Loading an entry re-checks it without re-solving (:func:`verify_certificate`):
-
-* the regenerated graph has the stored fingerprint (the generator did not drift);
-* the solution is feasible and has the stored objective (:func:`g2s.problems.check_solution`);
-* the bound lies on the right side of the objective, equals it iff ``status == "optimal"``,
-  and does not contradict what is known for free: ``0 <= cut <= |E|``, ``alpha <= n``, König's
-  theorem on bipartite graphs (``tau = nu``, a maximum matching, recomputed in O(E sqrt V)),
-  and a generator's recorded optimal cover.
-
-MIS and MVC on the same graph are complementary (Gallai 1959: ``alpha + tau = n``; ``S`` is
-independent iff ``V - S`` is a cover), so a missing MIS entry is derived exactly from a stored
-MVC entry of the same graph and vice versa.
-
-Command line (resumable: each finished instance is written at once, atomically)::
-
-    python -m g2s.certificates build --problem mvc --family er --sizes 25 50 --count 5 \\
-        --time-limit 30
-    python -m g2s.certificates upgrade --budget 5 [--bound-time-limit 30]
-    python -m g2s.certificates verify
-    python -m g2s.certificates summary
-
-``upgrade`` strengthens every stored entry that is not proven optimal (:func:`upgrade`): the
-best known solution from the state-of-the-art solver, and optionally a tighter bound.
-"""
+"""``python -m g2s.certificates build | build-all | upgrade | verify | summary``: the command
+line of the stored reference results, :mod:`g2s.reference.certificates` (whose docstring
+describes the commands)."""
 
 from __future__ import annotations
 
-import contextlib
+import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-import networkx as nx
-
-from g2s.best_known import best_known_solution, solver_versions
-from g2s.fsutil import atomic_write_text
-from g2s.graphs import SIZE_LADDER, graph_fingerprint, instance_seed, make_graph
-from g2s.problems import PROBLEMS, SENSE, check_solution
-from g2s.solver_programs import better, tighter
-from g2s.solvers import (
-    ReferenceResult,
-    bipartite_matching_number,
-    solve_reference,
-    with_current_names,
+from g2s.problems import PROBLEMS
+from g2s.reference import certificates
+from g2s.reference.certificates import (
+    CERTIFICATE_DIR,
+    CERTIFIED_INSTANCES,
+    DEFAULT_TIME_LIMIT,
+    CertificateError,
+    certificate_path,
+    load_certificates,
+    reference,
+    upgrade,
+    verify_all,
 )
 
-__all__ = [
-    "CERTIFICATE_DIR",
-    "DEFAULT_TIME_LIMIT",
-    "CERTIFIED_INSTANCES",
-    "certified_keys",
-    "CertificateError",
-    "instance_graph",
-    "certificate_path",
-    "load_certificates",
-    "verify_certificate",
-    "reference",
-    "verify_all",
-    "record_improvement",
-    "upgrade",
-    "main",
-]
-
-CERTIFICATE_DIR = Path(__file__).resolve().parent / "data" / "certificates"
-#: per-instance CP-SAT limit used for the stored certificates (the paper's Gurobi ran 240 s)
-DEFAULT_TIME_LIMIT = 30.0
-_COMPLEMENT = {"mvc": "mis", "mis": "mvc"}
-_LADDER = SIZE_LADDER
-#: the certified evaluation instances: (problem, family) -> blocks of (sizes, instances per
-#: size).  The grid's 20 graphs per size up to 400 vertices, and the ``scale`` profile's 3
-#: graphs per size at 800-3,200 vertices (Figures 2 and 3 there)
-CERTIFIED_INSTANCES = {
-    ("mvc", "greedy_worst"): ((_LADDER, 1),),
-    ("mvc", "bipartite"): ((_LADDER[:5], 20), (_LADDER[5:], 3)),
-    ("mvc", "regular"): ((_LADDER[:5], 20), (_LADDER[5:], 3)),
-    ("mvc", "er"): ((_LADDER[:5], 20), (_LADDER[5:], 3)),
-    ("maxcut", "er"): ((_LADDER[:5], 20),),
-    ("maxcut", "grid"): ((_LADDER[:5], 20),),
-    ("mis", "er"): ((_LADDER[:5], 20),),
-    ("mis", "structured_bipartite"): ((_LADDER, 1),),
-}
+__all__ = ["main"]
 
 
-def certified_keys(problem: str, family: str) -> list[str]:
-    """The ``"n/index"`` keys :data:`CERTIFIED_INSTANCES` promises for one problem and family."""
-    return [f"{n}/{i}" for sizes, count in CERTIFIED_INSTANCES[problem, family]
-            for n in sizes for i in range(count)]
+def _build(args) -> None:
+    from tqdm import tqdm
+
+    keys = [(n, i) for n in args.sizes for i in range(args.start, args.start + args.count)]
+    bar = tqdm(keys, desc=f"{args.problem}/{args.family}", unit="graph")
+    for n, i in bar:
+        res = reference(args.problem, args.family, n, i, time_limit=args.time_limit,
+                        directory=args.directory)
+        bar.set_postfix_str(f"n={n} {res.status} gap={res.gap:.3f} {res.method}")
 
 
-class CertificateError(ValueError):
-    """A stored certificate does not check out against its regenerated graph."""
+def _upgrade(args) -> None:
+    from tqdm import tqdm
+
+    todo = [(doc["problem"], doc["family"], key)
+            for path in sorted(Path(args.directory or CERTIFICATE_DIR).glob("*.json"))
+            for doc in [json.loads(path.read_text())]
+            if args.problem in (None, doc["problem"]) and args.family in (None, doc["family"])
+            for key, e in doc["instances"].items() if e["status"] != "optimal"]
+    improved = 0
+    bar = tqdm(todo, desc="upgrade", unit="graph")
+    for problem, family, key in bar:
+        if load_certificates(problem, family, args.directory)[key]["status"] == "optimal":
+            continue  # made optimal by its complementary entry's upgrade
+        c = upgrade(problem, family, key, args.budget, args.seed, args.bound_time_limit,
+                    args.directory)
+        improved += c["objective"] != c["objective_before"]
+        bar.set_postfix_str(f"{problem}/{family}/{key} {c['objective_before']}->"
+                            f"{c['objective']} ({c['best_known_by']})")
+    print(f"{improved} of {len(todo)} non-optimal entries improved; files under "
+          f"{certificate_path('mvc', 'er', args.directory).parent}")
 
 
-def instance_graph(family: str, n: int, index: int) -> nx.Graph:
-    """The ``index``-th seeded evaluation graph of a family and size."""
-    return make_graph(family, n, seed=instance_seed(family, n, index))
-
-
-def certificate_path(problem: str, family: str, directory: Path | None = None) -> Path:
-    return Path(directory or CERTIFICATE_DIR) / f"{problem}_{family}.json"
-
-
-def load_certificates(problem: str, family: str, directory: Path | None = None) -> dict:
-    """All stored entries of one ``(problem, family)``: ``{"n/index": entry}``."""
-    path = certificate_path(problem, family, directory)
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text())["instances"]
-
-
-@contextlib.contextmanager
-def _locked(directory: Path):
-    """Serialise read-modify-write of certificate files between processes (POSIX flock)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - non-POSIX: no locking
-        yield
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
-def _store(problem: str, family: str, key: str, entry: dict, directory: Path | None) -> None:
-    directory = Path(directory or CERTIFICATE_DIR)
-    with _locked(directory):
-        instances = load_certificates(problem, family, directory)
-        instances[key] = entry
-        ordered = dict(sorted(instances.items(),
-                              key=lambda kv: tuple(map(int, kv[0].split("/")))))
-        head = json.dumps({"problem": problem, "family": family, "format": 1})[:-1]
-        body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(e)}" for k, e in ordered.items())
-        # one line per instance: small, reviewable diffs
-        atomic_write_text(certificate_path(problem, family, directory),
-                          f'{head}, "instances": {{\n{body}\n}}}}\n')
-
-
-def verify_certificate(problem: str, family: str, key: str, entry: dict,
-                       G: nx.Graph | None = None) -> ReferenceResult:
-    """Re-check one stored entry (module docstring) and return it as a result; never re-solves."""
-    n, index = map(int, key.split("/"))
-    G = instance_graph(family, n, index) if G is None else G
-    where = f"{problem}/{family}/{key}"
-    if graph_fingerprint(G) != entry["fingerprint"]:
-        raise CertificateError(f"{where}: graph fingerprint changed (generator drifted)")
-    res = ReferenceResult.from_json({"problem": problem, **entry})
-    try:
-        value = check_solution(problem, G, res.solution)
-    except ValueError as exc:
-        raise CertificateError(f"{where}: {exc}") from None
-    if value != res.objective:
-        raise CertificateError(f"{where}: objective {value} != stored {res.objective}")
-    lo, hi = (res.bound, value) if SENSE[problem] == "min" else (value, res.bound)
-    if lo > hi:
-        raise CertificateError(f"{where}: bound {res.bound} on the wrong side of {value}")
-    if (res.status == "optimal") != (res.bound == value):
-        raise CertificateError(f"{where}: status {res.status} but bound {res.bound}, "
-                               f"objective {value}")
-    known = []  # (lower, upper) facts about OPT that cost no search
-    if problem == "maxcut":
-        known.append((0, G.number_of_edges()))
-        if nx.is_bipartite(G):
-            known.append((G.number_of_edges(), G.number_of_edges()))
-    else:
-        known.append((0, G.number_of_nodes()))
-        if nx.is_bipartite(G):
-            nu = bipartite_matching_number(G)  # König: tau = nu, alpha = |V| - nu
-            k = nu if problem == "mvc" else G.number_of_nodes() - nu
-            known.append((k, k))
-        cover = G.graph.get("optimal_cover")
-        if cover is not None:
-            k = len(cover) if problem == "mvc" else G.number_of_nodes() - len(cover)
-            known.append((k, k))
-    for k_lo, k_hi in known:
-        if lo > k_hi or hi < k_lo:
-            raise CertificateError(f"{where}: [{lo}, {hi}] contradicts OPT in [{k_lo}, {k_hi}]")
-    return res
-
-
-def _entry(G: nx.Graph, family: str, n: int, index: int, res: ReferenceResult,
-           time_limit: float) -> dict:
-    d = res.to_json()
-    d.pop("problem")
-    return {"fingerprint": graph_fingerprint(G), "seed": instance_seed(family, n, index),
-            "num_nodes": G.number_of_nodes(), "num_edges": G.number_of_edges(), **d,
-            "time_limit": time_limit}
-
-
-def _complement(res: ReferenceResult, G: nx.Graph) -> ReferenceResult:
-    """MIS <-> MVC on the same graph (Gallai): complement the solution, ``n - bound``."""
-    n = G.number_of_nodes()
-    other = _COMPLEMENT[res.problem]
-    S = sorted(set(G) - set(res.solution))
-    return ReferenceResult(problem=other, objective=n - res.objective, solution=tuple(S),
-                           bound=n - res.bound, status=res.status,
-                           method=f"{res.method} (complement of {res.problem})",
-                           seconds=res.seconds)
-
-
-def reference(problem: str, family: str, n: int, index: int,
-              time_limit: float = DEFAULT_TIME_LIMIT, solve_missing: bool = True,
-              directory: Path | None = None) -> ReferenceResult:
-    """The certified reference result of one evaluation instance (stored, derived or solved).
-
-    A stored entry is verified (:func:`verify_certificate`) and returned whatever its time
-    limit was.  A missing one is derived from the complementary problem's entry (MVC <-> MIS),
-    else solved with :func:`g2s.solvers.solve_reference` and stored atomically, unless
-    ``solve_missing`` is false (then :class:`KeyError`).
-    """
-    if problem not in PROBLEMS:
-        raise ValueError(f"unknown problem {problem!r}")
-    key = f"{n}/{index}"
-    G = instance_graph(family, n, index)
-    stored = load_certificates(problem, family, directory).get(key)
-    if stored is not None:
-        return verify_certificate(problem, family, key, stored, G)
-    other = load_certificates(_COMPLEMENT[problem], family, directory).get(key) \
-        if problem in _COMPLEMENT else None
-    if other is not None:
-        res = _complement(verify_certificate(_COMPLEMENT[problem], family, key, other, G), G)
-        limit = other["time_limit"]
-    elif solve_missing:
-        res, limit = solve_reference(problem, G, time_limit=time_limit), time_limit
-    else:
-        raise KeyError(f"no certificate for {problem}/{family}/{key}")
-    _store(problem, family, key, _entry(G, family, n, index, res, limit), directory)
-    return res
-
-
-def record_improvement(problem: str, family: str, n: int, index: int, solution, by: str,
-                       directory: Path | None = None) -> ReferenceResult | None:
-    """Store ``solution`` as the best known of one instance if it beats the stored one.
-
-    The reference is never beaten silently: a method that finds a better solution than a
-    stored, not proven optimal, reference becomes the best known (recorded as found by ``by``;
-    the proven bound is kept, and the status becomes ``optimal`` if the two now meet).  The
-    complementary MVC / MIS entry of the same graph, when stored, is updated with the
-    complement.  Returns the updated result, or ``None`` when ``solution`` is not better.
-    Raises :class:`CertificateError` when it beats a proven bound (the bound or the solution
-    check is wrong) and ``ValueError`` when it is infeasible.
-    """
-    key = f"{n}/{index}"
-    G = instance_graph(family, n, index)
-    entry = load_certificates(problem, family, directory).get(key)
-    if entry is None:
-        raise KeyError(f"no certificate for {problem}/{family}/{key}")
-    res = verify_certificate(problem, family, key, entry, G)
-    value = check_solution(problem, G, solution)
-    if not better(problem, value, res.objective):
-        return None
-    if better(problem, value, res.bound):
-        raise CertificateError(f"{problem}/{family}/{key}: {by}'s objective {value} beats the "
-                               f"proven bound {res.bound}")
-    updates = [(problem, sorted(solution, key=repr), value, res.bound)]
-    if problem in _COMPLEMENT and key in load_certificates(_COMPLEMENT[problem], family,
-                                                           directory):
-        other = load_certificates(_COMPLEMENT[problem], family, directory)[key]
-        nv = G.number_of_nodes()
-        updates.append((_COMPLEMENT[problem], sorted(set(G) - set(solution), key=repr),
-                        nv - value, other["bound"]))
-    for prob, sol, val, bound in updates:
-        stored = with_current_names(load_certificates(prob, family, directory)[key])
-        stored.update(solution=sol, objective=val, best_known_by=by,
-                      status="optimal" if val == bound else "time_limit")
-        verify_certificate(prob, family, key, stored, G)
-        _store(prob, family, key, stored, directory)
-    return verify_certificate(problem, family, key,
-                              load_certificates(problem, family, directory)[key], G)
-
-
-def upgrade(problem: str, family: str, key: str, budget: float, seed: int = 0,
-            bound_time_limit: float = 0.0, directory: Path | None = None) -> dict:
-    """Strengthen one stored entry: the best known solution from the state-of-the-art solver
-    (:func:`g2s.best_known.best_known_solution`, ``budget`` seconds, competing with the stored
-    solution), and, with ``bound_time_limit > 0``, the 0/1 programs warm-started from it for a
-    tighter proven bound.  A proven bound stays valid whatever solution is found later, so
-    the stored one is kept unless the new one is tighter.  Returns what changed."""
-    n, index = map(int, key.split("/"))
-    G = instance_graph(family, n, index)
-    entry = load_certificates(problem, family, directory)[key]
-    old = verify_certificate(problem, family, key, entry, G)
-    change = {"key": key, "objective_before": old.objective, "bound_before": old.bound}
-    res = None
-    if old.status != "optimal":
-        known = best_known_solution(problem, G, budget, seed, extra={"stored": old.solution})
-        # record_improvement stores only a strictly better solution (and its complement)
-        record_improvement(problem, family, n, index, known.solution, known.by, directory)
-        current = verify_certificate(problem, family, key,
-                                     load_certificates(problem, family, directory)[key], G)
-        if bound_time_limit > 0 and current.status != "optimal":
-            res = solve_reference(problem, G, time_limit=bound_time_limit,
-                                  hint=set(current.solution), seed=seed)
-            record_improvement(problem, family, n, index, res.solution, res.best_known_by,
-                               directory)
-    stored = with_current_names(load_certificates(problem, family, directory)[key])
-    if res is not None:
-        if tighter(problem, res.bound, stored["bound"]):
-            stored.update(bound=res.bound, bound_by=res.bound_by)
-        stored["bound_time_limit"] = bound_time_limit
-    stored["status"] = "optimal" if stored["objective"] == stored["bound"] else "time_limit"
-    stored["versions"] = solver_versions()
-    verify_certificate(problem, family, key, stored, G)
-    _store(problem, family, key, stored, directory)
-    change.update(objective=stored["objective"], bound=stored["bound"],
-                  best_known_by=stored.get("best_known_by"), status=stored["status"])
-    return change
-
-
-def verify_all(directory: Path | None = None) -> dict:
-    """Re-check every stored certificate; ``{"problem/family": (checked, optimal)}``.
-
-    Raises :class:`CertificateError` listing every failure.
-    """
-    directory = Path(directory or CERTIFICATE_DIR)
-    summary, failures = {}, []
-    for path in sorted(directory.glob("*.json")):
+def _summary(directory: Path | None) -> None:
+    for path in sorted(Path(directory or CERTIFICATE_DIR).glob("*.json")):
         doc = json.loads(path.read_text())
-        problem, family = doc["problem"], doc["family"]
-        optimal = 0
-        for key, entry in doc["instances"].items():
-            try:
-                res = verify_certificate(problem, family, key, entry)
-                optimal += res.status == "optimal"
-            except CertificateError as exc:
-                failures.append(str(exc))
-        summary[f"{problem}/{family}"] = (len(doc["instances"]), optimal)
-    if failures:
-        raise CertificateError(f"{len(failures)} certificate(s) failed:\n" + "\n".join(failures))
-    return summary
+        inst = doc["instances"].values()
+        opt = sum(e["status"] == "optimal" for e in inst)
+        methods = sorted({e["method"] for e in inst})
+        print(f"{doc['problem']:7s} {doc['family']:21s} {opt:3d}/{len(inst):3d} optimal  "
+              f"{', '.join(methods)}")
 
 
 def main(argv=None) -> int:
-    """The command line (module docstring): :func:`g2s.certificates_cli.main`."""
-    from g2s.certificates_cli import main as cli_main
-    return cli_main(argv)
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m g2s.certificates",
+                                     description=certificates.__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="solve and store missing certificates (resumable)")
+    b.add_argument("--problem", choices=PROBLEMS, required=True)
+    b.add_argument("--family", required=True)
+    b.add_argument("--sizes", type=int, nargs="+", required=True)
+    b.add_argument("--count", type=int, default=1, help="instances per size")
+    b.add_argument("--start", type=int, default=0, help="first instance index")
+    b.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
+    a = sub.add_parser("build-all", help="build every entry of CERTIFIED_INSTANCES")
+    a.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
+    u = sub.add_parser("upgrade", help="strengthen every stored entry that is not proven "
+                       "optimal: best known solution, optionally a tighter bound")
+    u.add_argument("--budget", type=float, default=5.0,
+                   help="seconds for the best-known solver per graph (default 5)")
+    u.add_argument("--bound-time-limit", type=float, default=0.0,
+                   help="seconds for the warm-started 0/1 programs per graph, for a tighter "
+                        "bound (default 0: keep the stored bounds)")
+    u.add_argument("--seed", type=int, default=0, help="solver seed (default 0)")
+    u.add_argument("--problem", choices=PROBLEMS, default=None, help="only this problem")
+    u.add_argument("--family", default=None, help="only this family")
+    subs = [b, a, u, sub.add_parser("verify", help="re-check every stored certificate"),
+            sub.add_parser("summary", help="count proven-optimal certificates per file")]
+    for p in subs:
+        p.allow_abbrev = False  # a prefix must not pick an option
+        p.add_argument("--directory", type=Path, default=None,
+                       help="certificate folder (default: the package's data folder)")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        _build(args)
+    elif args.command == "build-all":
+        for (args.problem, args.family), blocks in CERTIFIED_INSTANCES.items():
+            for args.sizes, args.count in blocks:
+                args.start = 0
+                _build(args)
+    elif args.command == "upgrade":
+        _upgrade(args)
+    elif args.command == "verify":
+        try:
+            for name, (k, opt) in verify_all(args.directory).items():
+                print(f"{name}: {k} verified, {opt} optimal")
+        except CertificateError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+    else:
+        _summary(args.directory)
+    return 0
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ timings with one meaning each, for every method:
 within its budget), ``optimal`` or ``time_limit`` (the reference proved optimality / was cut
 off; it adds ``bound``, ``bound_by`` (what proved the bound), ``best_known_by`` (what found
 the solution), ``gap``, ``bounds`` and ``versions`` (the solvers' package versions), see
-:func:`g2s.solvers.solve_reference`), or ``time_limit`` for a neural method that ``--time-limit``
-cut short.
+:func:`g2s.reference.solver.solve_reference`), or ``time_limit`` for a neural method that
+``--time-limit`` cut short.
 
 Exit codes: 0 success; 1 bad input (unreadable or refused graph file, a method that does not
 apply); 2 bad command line; 3 an unexpected internal error (one line; ``--debug`` shows the
@@ -189,7 +189,7 @@ def _solve(args) -> dict:
         torch.set_num_threads(info["threads"])
     t0 = time.perf_counter()
     if args.method == "reference":
-        from g2s.solvers import solve_reference
+        from g2s.reference.solver import solve_reference
         limit = REFERENCE_TIME_LIMIT if args.time_limit is None else args.time_limit
         res = solve_reference(args.problem, G, time_limit=limit,
                               seed=0 if args.seed is None else args.seed)

@@ -27,7 +27,7 @@ vertices, and ties in the heuristic's key go to the higher-ranked vertex).
 * :func:`max_cut_local_search`: single-vertex flips, each the flip that gains the most cut
   edges, until no flip gains: a local optimum, which cuts at least ``|E| / 2`` (every vertex
   has at least half its edges cut there).  It polishes the annealed cut of
-  :mod:`g2s.best_known`.
+  :mod:`g2s.reference.best_known`.
 * :func:`trivial_solution`: the null baseline a threshold claim must beat to say anything.
   MIS: a random maximal independent set (vertices in a seeded random order, each taken when
   no neighbour was); MVC: its complement; max cut: a single-flip local optimum from a random

@@ -17,7 +17,7 @@ Four checks on the shipped MVC models (trained on ER-15; three seeds, plus the e
 3. **Optimal depth** (D.3 (4), Figure 8(a)).  Algorithm 2's per-``T`` greedy covers for
    ``T = 1..25`` (the paper varies the depth "up to 25") on the four test families; the curve
    is the seed-mean of the per-graph mean of ``|S_T| / OPT`` (certified references of
-   :mod:`g2s.certificates`, read only; the best cover found when none is stored).
+   :mod:`g2s.reference.certificates`, read only; the best cover found when none is stored).
 4. **Latching** (D.3 (6), Figure 8(b,c)).  At ``S = {}`` on size-15 planted-cover graphs (the
    paper's example family; ER-15 as context), the vertex term ``Q_2`` of Eq. (2) applied to
    each layer's ``y(t)``; its top-``k`` set (``k`` = MVC size, ties to the smaller index) is

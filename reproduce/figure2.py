@@ -5,11 +5,11 @@ graphs (equal parts, p = 0.75) with models trained on bipartite graphs of 20 ver
 3,200 (the ``ci`` profile stops at 400; the ``scale`` profile runs 800, 1,600 and 3,200 with 3
 graphs per size, for ``intro-scale-3200``: see :func:`scale_verdict`). Each point is the mean and
 standard deviation of the approximation ratio (method / certified reference, >= 1 is worse) over
-the evaluation instances of :mod:`g2s.certificates`; the JSON also gives each ratio against the
-proven bound. Curves: G2S-RNN (Algorithm 2, T_max = 15; on ER the mean over the MVC seeds with the
-per-seed spread, likewise on bipartite), every neural baseline with a checkpoint for the panel's
-training type (one greedy rollout at its fixed depth; the WL embedding only up to the sizes of
-Figure 3), and the greedy, list and matching heuristics for context.
+the evaluation instances of :mod:`g2s.reference.certificates`; the JSON also gives each ratio
+against the proven bound. Curves: G2S-RNN (Algorithm 2, T_max = 15; on ER the mean over the MVC
+seeds with the per-seed spread, likewise on bipartite), every neural baseline with a checkpoint for
+the panel's training type (one greedy rollout at its fixed depth; the WL embedding only up to the
+sizes of Figure 3), and the greedy, list and matching heuristics for context.
 
 Checkpoints that are absent are skipped and listed under ``missing_checkpoints``; a verdict that
 needs one comes out ``pending``.  Checkpoints are copied to a private folder before they are

@@ -4,8 +4,8 @@ vertices (average degree 7.5), the paper's stress test.
 Per cell (family, size, graph): G2S-RNN (Algorithm 2, ``T_max = 15``; the ER-15 model on sparse
 ER graphs and the bipartite-20 model on sparse bipartite graphs, as the paper pairs them),
 Structure2Vec (likewise paired), the greedy, list and matching heuristics, the reference
-(:func:`g2s.solvers.solve_reference`: exact by König's theorem on bipartite graphs, CP-SAT with
-a proven bound and its status on ER graphs) and, on bipartite graphs, the trivial cover (the
+(:func:`g2s.reference.solver.solve_reference`: exact by König's theorem on bipartite graphs, CP-SAT
+with a proven bound and its status on ER graphs) and, on bipartite graphs, the trivial cover (the
 smaller side).  Every unit is cached; G2S-RNN keeps its rollout state in the cache while it runs
 (:mod:`g2s.algorithm2`), so a killed run continues within the graph.  A G2S-RNN cover at 25,000
 vertices is hours on a CPU: ``--methods`` chooses what to compute now, and ``--import-units``

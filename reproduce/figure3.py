@@ -3,7 +3,7 @@
 Panels: (left) the worst-case graphs for greedy, (centre) random 4-regular graphs, (right)
 random bipartite graphs (p = 0.75), sizes 25 ... 3,200.  Each point is the mean and standard
 deviation of the approximation ratio (method / reference, >= 1 is worse) over the evaluation
-instances of :mod:`g2s.certificates`; the reference is the certified CP-SAT result (the
+instances of :mod:`g2s.reference.certificates`; the reference is the certified CP-SAT result (the
 paper's Gurobi with a cut-off), and the JSON also gives each ratio against the proven bound.
 Curves: G2S-RNN (Algorithm 2, T_max = 15) as the mean over the shipped MVC seeds with the
 per-seed spread, and the greedy, list and matching heuristics.

@@ -7,8 +7,8 @@ Figure 3's curve) and G2S-RNN trained on size-15 planted-vertex-cover graphs
 (:func:`g2s.graphs.planted_vertex_cover`, ``g2s train --graphs planted --n 15``; Appendix D.2's
 "adversarial" training family; three seeds, their mean and spread likewise).  Both use
 Algorithm 2 with T_max = 15.  Each point is the mean and standard deviation of the approximation
-ratio against the certified reference of :mod:`g2s.certificates`; the JSON also gives each ratio
-against the proven bound.
+ratio against the certified reference of :mod:`g2s.reference.certificates`; the JSON also gives each
+ratio against the proven bound.
 
 Checkpoints that are absent are skipped and listed under ``missing_checkpoints``; a verdict
 that needs one comes out ``pending``.  Checkpoints are evaluated from private copies (see

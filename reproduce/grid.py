@@ -2,7 +2,7 @@
 
 A *method* is a classical heuristic (``g2s.heuristics.HEURISTIC_METHODS``) or a trained model
 checkpoint (G2S-RNN: Algorithm 2 with ``T = 1..T_max``; fixed-depth baselines: one greedy
-rollout).  Instances are the seeded evaluation graphs of :mod:`g2s.certificates`, whose
+rollout).  Instances are the seeded evaluation graphs of :mod:`g2s.reference.certificates`, whose
 certified reference gives each ratio's denominator (and the proven bound a second ratio).
 Each (instance, method) pair is one cached unit of work, so an interrupted run resumes.
 """
@@ -65,8 +65,8 @@ def model_script(name: str, doc: str, argv, produce, derive, extra=None,
         if extra is not None:
             extra(p)
         add_model_options(p)
-    # no --seed: these scripts evaluate the fixed, certified instances of g2s.certificates and
-    # the shipped weights, so no seed would change their output
+    # no --seed: these scripts evaluate the fixed, certified instances of g2s.reference.certificates
+    # and the shipped weights, so no seed would change their output
     more = {} if profiles is None else {"profiles": profiles}
     return script_main(name, doc, argv, produce, derive, options=options, seed=False,
                        torch_threads=1, **more)
@@ -189,8 +189,8 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
     where Algorithm 2 keeps its resume state (:func:`g2s.algorithm2.algorithm2_exact`, saved
     every 5 minutes, removed when done), so a pre-empted long unit continues; decisions are
     deterministic, so the answer does not depend on it."""
-    from g2s.certificates import instance_graph
     from g2s.problems import check_solution
+    from g2s.reference.certificates import instance_graph
     G = instance_graph(family, n, index)
     t0 = time.time()
     if checkpoint is None:
@@ -215,7 +215,7 @@ def _validation_graph(family: str, n: int, index: int):
     once per method (a 3,200-vertex bipartite graph has 1.9 million edges; rebuilding it for
     each of ~20 methods made a fully cached ``figure2.py --profile scale`` take 7 minutes).
     The graph is only read (``check_solution`` does not modify it)."""
-    from g2s.certificates import instance_graph
+    from g2s.reference.certificates import instance_graph
     return instance_graph(family, n, index)
 
 
@@ -260,7 +260,7 @@ def unit_memory(n: int, edges: int | None, model: bool) -> int:
 
 def _edge_counts(problem: str, instances) -> dict:
     """``(family, n, index) -> edges`` from the stored certificates (None when absent)."""
-    from g2s.certificates import load_certificates
+    from g2s.reference.certificates import load_certificates
     stored = {f: load_certificates(problem, f) for f in {f for f, _, _ in instances}}
     return {(f, n, i): stored[f].get(f"{n}/{i}", {}).get("num_edges")
             for f, n, i in instances}
@@ -281,8 +281,8 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
     ``max_size`` optionally caps the sizes a method is run at (``{name: n}``; e.g. the WL
     embedding, which the paper restricts to small graphs).
     """
-    from g2s.certificates import reference
     from g2s.problems import approximation_ratio
+    from g2s.reference.certificates import reference
     max_size = max_size or {}
     hashes = {m: sha(p) for m, p in methods.items() if p is not None}
     instances = [(f, n, i) for f in families for n in sizes
@@ -344,9 +344,9 @@ def _never_beaten_silently(problem, family, n, index, ref, found: dict):
     found by that method) and the row says so (``improved``: by whom, and the objective
     before).  Beating a proven optimum is a defect of the solver or of the check: an error.
     Returns ``(reference, improved or None)``."""
-    from g2s.certificates import record_improvement
     from g2s.problems import SENSE
-    from g2s.solver_programs import better
+    from g2s.reference.certificates import record_improvement
+    from g2s.reference.formulations import better
     sign = 1 if SENSE[problem] == "min" else -1  # the best first; ties: the first name
     best = min(found.items(), key=lambda kv: (sign * kv[1]["objective"], kv[0]), default=None)
     if best is None or not better(problem, best[1]["objective"], ref.objective):

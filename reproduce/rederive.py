@@ -8,7 +8,7 @@ would pass.  :func:`drift` closes that gap for the evaluation-grid figures (ever
 compared, from the bottom up:
 
 1. each instance's reference (objective, bound, status) against its stored certificate
-   (:mod:`g2s.certificates`), when one is stored;
+   (:mod:`g2s.reference.certificates`), when one is stored;
 2. each result's ``ratio`` / ``ratio_vs_bound`` from its ``objective`` and the reference, and a
    seed-mean entry (``g2s_rnn`` without an objective) as the mean ratio of its ``g2s_rnn_sK``;
 3. each plotted ``points[...][family][method][n]`` (mean, std, count) from the rows;
@@ -68,8 +68,8 @@ def _groups(payload: dict):
 
 
 def _check_rows(problem: str, rows: list, out: list) -> None:
-    from g2s.certificates import reference
     from g2s.problems import approximation_ratio
+    from g2s.reference.certificates import reference
     for row in rows:
         where = f"instances {row.get('family')}/{row.get('n')}/{row.get('index')}"
         ref = row["reference"]
@@ -282,7 +282,7 @@ def _check_never_beaten(problem: str, rows: list, out: list) -> None:
     """In a JSON written since the reference is never beaten silently (it has
     ``reference_beaten``), no method result is better than its row's reference: a better one
     was made the reference when the run wrote the JSON."""
-    from g2s.solver_programs import better
+    from g2s.reference.formulations import better
     for row in rows:
         ref = row["reference"]["objective"]
         for m, r in row["results"].items():

@@ -41,11 +41,11 @@ if not __package__:  # run as python reproduce/timed_program.py
 import numpy as np
 from tqdm import tqdm
 
-from g2s.best_known import best_known_solution, solver_versions
-from g2s.certificates import instance_graph, load_certificates
 from g2s.graphs import graph_fingerprint
 from g2s.problems import SENSE, approximation_ratio, check_solution
-from g2s.solver_programs import better, run_program
+from g2s.reference.best_known import best_known_solution, solver_versions
+from g2s.reference.certificates import instance_graph, load_certificates
+from g2s.reference.formulations import better, run_program
 from reproduce.common import Run, script_main, verdict
 
 NAME = "timed_program"

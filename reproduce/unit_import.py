@@ -42,8 +42,8 @@ def import_units(run, path, problem: str, units, key, hashes, t_max: int, *,
     ``keep``: a dict that also receives each accepted value under its unit (then a disabled
     cache, ``--no-cache``, is no reason to skip it).  Prints one summary line and one line per
     rejected match; returns the counts."""
-    from g2s.certificates import instance_graph
     from g2s.graphs import graph_fingerprint
+    from g2s.reference.certificates import instance_graph
     from reproduce.grid import validate_unit
 
     def check(k: dict, v) -> str | None:     # a key without "problem" is this problem's

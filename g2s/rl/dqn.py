@@ -47,12 +47,12 @@ import torch
 from tqdm import tqdm
 
 from g2s.evaluate import greedy_rollout
-from g2s.exact_solvers import optimum_by_enumeration
 from g2s.fsutil import atomic_write_text
 from g2s.graphs import as_rng, instance_seed, make_graph
 from g2s.nn.batch import batch_edge_arrays, edge_array
 from g2s.nn.model import ModelConfig, QModel, build_model
 from g2s.problems import approximation_ratio, objective
+from g2s.reference.exact import optimum_by_enumeration
 from g2s.rl.qstep import act, learn, td_loss
 from g2s.rl.replay import ReplayBuffer
 from g2s.rl.resume import (

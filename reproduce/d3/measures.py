@@ -4,7 +4,7 @@
 * :func:`principal_direction`, :func:`abs_cos`, :func:`abs_spearman` -- D.3 (2)-(3), Figure 7;
 * :func:`q_semantics` -- D.3 (5), the paper's reading of ``Q_1`` and ``Q_2``;
 * :func:`layer_sets` -- D.3 (6), per-layer top-k sets against every minimum cover
-  (:func:`minimum_covers`, exhaustive: :func:`g2s.exact_solvers.minimum_vertex_covers`).
+  (:func:`minimum_covers`, exhaustive: :func:`g2s.reference.exact.minimum_vertex_covers`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from g2s.exact_solvers import minimum_vertex_covers as minimum_covers
+from g2s.reference.exact import minimum_vertex_covers as minimum_covers
 
 __all__ = ["zero_counts", "principal_direction", "abs_cos", "abs_spearman", "minimum_covers",
            "q_semantics", "layer_sets"]

@@ -105,7 +105,7 @@ def greedy_states(model, batch, T: int) -> torch.Tensor:
 @torch.no_grad()
 def state_unit(model, family: str, n: int, index: int) -> dict:
     """Zero dimensions and principal components of ``x(1..T_MAX)`` on one test graph."""
-    from g2s.certificates import instance_graph
+    from g2s.reference.certificates import instance_graph
     G = instance_graph(family, n, index)
     batch, n, _ = one_graph_batch(G)
     deg = batch.degree().numpy()
@@ -128,8 +128,8 @@ def state_unit(model, family: str, n: int, index: int) -> dict:
 
 def depth_unit(model, family: str, n: int, index: int) -> dict:
     """Algorithm 2's cover size for each ``T = 1..T_DEPTH`` and the reference optimum."""
-    from g2s.certificates import instance_graph, reference
     from g2s.evaluate import solve_with_model
+    from g2s.reference.certificates import instance_graph, reference
     G = instance_graph(family, n, index)
     _, info = solve_with_model(model, PROBLEM, G, t_max=S.D3_T_DEPTH)
     try:

@@ -26,7 +26,7 @@ __all__ = ["compute", "unit"]
 
 
 def _instance(family: str, n: int, index: int):
-    from g2s.certificates import instance_graph
+    from g2s.reference.certificates import instance_graph
     return instance_graph(family, n, index)
 
 
@@ -175,7 +175,7 @@ def unit(method, family, n, index, checkpoint, device, resume, limit) -> dict:
 
 
 def _reference(G, limit):
-    from g2s.solvers import solve_reference
+    from g2s.reference.solver import solve_reference
     r = solve_reference("mvc", G, time_limit=limit)
     return {"solution": sorted(r.solution), "bound": r.bound, "status": r.status,
             "method": r.method}

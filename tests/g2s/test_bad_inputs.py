@@ -357,7 +357,7 @@ def test_ctrl_c_after_a_cp_sat_solve_is_still_python_s(tmp_path):
     """CP-SAT's own SIGINT handler used to stay installed after a solve, so a later Ctrl-C
     killed the process by the signal with no message (CI saw exit status -2 above)."""
     script = ("import os, signal, time, networkx as nx\n"
-              "from g2s.programs import solve_cpsat\n"
+              "from g2s.reference.programs import solve_cpsat\n"
               "S, bound = solve_cpsat('mvc', nx.path_graph(6), 10, None, 0, 1)\n"
               "assert len(S) == bound == 3\n"
               "try:\n"

@@ -1,4 +1,5 @@
-"""The best known solution (g2s.best_known) and how the reference keeps it apart from the bound.
+"""The best known solution (g2s.reference.best_known) and how the reference keeps it apart from the
+bound.
 
 Invariants, one test each:
 
@@ -25,9 +26,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from g2s import best_known as BK
 from g2s.heuristics import best_heuristic, max_cut_local_search, max_independent_set_greedy
 from g2s.problems import PROBLEMS, SENSE, check_solution, objective
+from g2s.reference import best_known as BK
 
 
 @st.composite
@@ -119,7 +120,7 @@ def _weak_reference(problem, G):
     of them for MVC, one vertex for MIS) beside the true proven bound, status time_limit."""
     import dataclasses
 
-    from g2s.solvers import solve_reference
+    from g2s.reference.solver import solve_reference
     opt = solve_reference(problem, G)
     assert opt.status == "optimal"
     poor = set(G) - {min(G)} if problem == "mvc" else {min(G)}
@@ -129,7 +130,7 @@ def _weak_reference(problem, G):
 
 @pytest.mark.parametrize("problem", PROBLEMS)
 def test_reference_starts_from_and_never_loses_the_best_known(problem):
-    from g2s.solvers import solve_reference
+    from g2s.reference.solver import solve_reference
     G = nx.gnp_random_graph(60, 0.3, seed=2)
     known = BK.best_known_solution(problem, G, time_limit=0.1)
     res = solve_reference(problem, G, time_limit=2, backend="cpsat")
@@ -140,8 +141,8 @@ def test_reference_starts_from_and_never_loses_the_best_known(problem):
 
 
 def test_a_beaten_certificate_is_updated_with_its_complement(tmp_path):
-    from g2s import certificates as C
-    from g2s.certificates import instance_graph
+    from g2s.reference import certificates as C
+    from g2s.reference.certificates import instance_graph
     family, n, index = "er", 50, 0
     G = instance_graph(family, n, index)
     res = _weak_reference("mvc", G)
@@ -164,9 +165,9 @@ def test_a_beaten_certificate_is_updated_with_its_complement(tmp_path):
 
 
 def test_beating_a_proven_bound_is_an_error(tmp_path):
-    from g2s import certificates as C
-    from g2s.certificates import instance_graph
-    from g2s.solvers import solve_reference
+    from g2s.reference import certificates as C
+    from g2s.reference.certificates import instance_graph
+    from g2s.reference.solver import solve_reference
     family, n, index = "er", 25, 0
     G = instance_graph(family, n, index)
     res = solve_reference("mvc", G)
@@ -201,8 +202,8 @@ def test_trivial_solution_is_feasible_seeded_and_maximal(G, seed, problem):
 
 
 def test_upgrade_keeps_the_proven_bound_and_improves_the_solution(tmp_path):
-    from g2s import certificates as C
-    from g2s.certificates import instance_graph
+    from g2s.reference import certificates as C
+    from g2s.reference.certificates import instance_graph
     family, n, index = "er", 50, 1
     G = instance_graph(family, n, index)
     res = _weak_reference("mis", G)

@@ -1,11 +1,12 @@
-"""Tests of :mod:`g2s.certificates`, the stored reference results of the evaluation graphs.
+"""Tests of :mod:`g2s.reference.certificates`, the stored reference results of the evaluation
+graphs.
 
 Invariants:
 
 * every stored certificate verifies: the generator still produces the fingerprinted graph, the
   solution is feasible with the stored objective, and the bound is valid and consistent with the
   status (checked without re-solving);
-* the stored set covers :data:`g2s.certificates.CERTIFIED_INSTANCES`;
+* the stored set covers :data:`g2s.reference.certificates.CERTIFIED_INSTANCES`;
 * a stored bound is never beaten by a classical heuristic;
 * a tampered certificate is rejected; a missing one is solved, stored and reloaded unchanged;
   MIS is derived exactly from MVC (Gallai).
@@ -16,9 +17,10 @@ import shutil
 
 import pytest
 
-from g2s import certificates as cert
+from g2s.certificates import main as certificates_command
 from g2s.graphs import graph_fingerprint
 from g2s.problems import SENSE, check_solution
+from g2s.reference import certificates as cert
 
 STORED = sorted(cert.CERTIFICATE_DIR.glob("*.json"))
 
@@ -126,13 +128,13 @@ def test_mis_is_derived_from_mvc_by_complement(tmp_path):
 def test_cli_build_verify_summary(tmp_path, capsys):
     args = ["--problem", "mvc", "--family", "greedy_worst", "--sizes", "25", "50",
             "--directory", str(tmp_path)]
-    assert cert.main(["build", *args]) == 0
-    assert cert.main(["verify", "--directory", str(tmp_path)]) == 0
+    assert certificates_command(["build", *args]) == 0
+    assert certificates_command(["verify", "--directory", str(tmp_path)]) == 0
     assert "mvc/greedy_worst: 2 verified, 2 optimal" in capsys.readouterr().out
-    _ = cert.main(["summary", "--directory", str(tmp_path)])
+    _ = certificates_command(["summary", "--directory", str(tmp_path)])
     assert "2/  2 optimal" in capsys.readouterr().out
     path = cert.certificate_path("mvc", "greedy_worst", tmp_path)
     doc = json.loads(path.read_text())
     doc["instances"]["50/0"]["objective"] += 1
     path.write_text(json.dumps(doc))
-    assert cert.main(["verify", "--directory", str(tmp_path)]) == 1
+    assert certificates_command(["verify", "--directory", str(tmp_path)]) == 1

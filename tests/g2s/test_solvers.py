@@ -1,4 +1,4 @@
-"""Tests of :mod:`g2s.solvers`, the reference optimum (the paper's Gurobi, Section 5).
+"""Tests of :mod:`g2s.reference.solver`, the reference optimum (the paper's Gurobi, Section 5).
 
 Invariants, one test each:
 
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from g2s.graphs import greedy_worst_case_mvc, planted_vertex_cover, random_regular
 from g2s.problems import PROBLEMS, SENSE, check_solution, is_feasible, objective
-from g2s.solvers import (
+from g2s.reference.solver import (
     ENUMERATION_MAX_VERTICES,
     ReferenceResult,
     max_cut_eigenvalue_bound,

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from g2s import problems as P
-from g2s.exact_solvers import optimum_by_enumeration as exact_optimum
 from g2s.nn.batch import edge_array
+from g2s.reference.exact import optimum_by_enumeration as exact_optimum
 from g2s.rl.dqn import TrainConfig, train
 from tests.strategies import brute_force_optimum, graphs
 

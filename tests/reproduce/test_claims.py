@@ -218,8 +218,8 @@ def test_a_refuted_claim_with_a_variant_that_holds_is_not_reproduced(tmp_path):
 def test_a_shared_unit_cache_compares_each_result_with_its_own_checkpoint(tmp_path):
     """Two runs (shipped and early-stopped weights) share one unit cache: a result is compared
     only with the unit of the checkpoint hash its JSON records (a false drift before)."""
-    from g2s.certificates import instance_graph
     from g2s.heuristics import greedy
+    from g2s.reference.certificates import instance_graph
     from reproduce.rederive import _check_cache
     G = instance_graph("er", 25, 0)
     cover = sorted(greedy("mvc", G))

@@ -34,8 +34,8 @@ def test_run_writes_json_with_provenance(tmp_path):
 def test_validate_unit_rechecks_the_cached_solution():
     """A cached grid unit is trusted only when its solution is feasible on the instance and its
     objective recomputes; the instance graph kept between calls is the right one for each key."""
-    from g2s.certificates import instance_graph
     from g2s.heuristics import greedy
+    from g2s.reference.certificates import instance_graph
     from reproduce.grid import validate_unit
     for index in (0, 1, 0):                      # a different instance, then the first again
         key = {"problem": "mvc", "family": "er", "n": 25, "index": index}

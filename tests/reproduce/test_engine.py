@@ -83,8 +83,8 @@ def test_unit_memory_grows_with_the_graph():
 
 def _line(run_dir: Path, **change) -> dict:
     """A unit line as a GPU machine writes it, from a unit computed here."""
-    from g2s.certificates import instance_graph
     from g2s.graphs import graph_fingerprint
+    from g2s.reference.certificates import instance_graph
     value = grid.evaluate_unit("mvc", "er", 25, 1, "g2s_rnn_s0", str(shipped_model()), "cpu",
                                15)
     rec = {"problem": "mvc", "family": "er", "n": 25, "index": 1,

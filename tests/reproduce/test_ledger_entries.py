@@ -73,7 +73,7 @@ def test_appendix_d3_graph_sizes():
 
 
 def test_certificate_time_limits():
-    from g2s.certificates import CERTIFICATE_DIR, DEFAULT_TIME_LIMIT
+    from g2s.reference.certificates import CERTIFICATE_DIR, DEFAULT_TIME_LIMIT
     assert DEFAULT_TIME_LIMIT == 30.0
     for name in ("maxcut_er", "maxcut_grid", "mis_er", "mis_structured_bipartite"):
         recs = json.loads((CERTIFICATE_DIR / f"{name}.json").read_text())["instances"]

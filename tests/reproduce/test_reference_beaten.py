@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from g2s import best_known as BK
-from g2s import certificates as C
+from g2s.reference import best_known as BK
+from g2s.reference import certificates as C
 from reproduce.common import reference_beaten
 from reproduce.grid import _never_beaten_silently
 from reproduce.rederive import drift
@@ -28,7 +28,7 @@ def weak_store(tmp_path, monkeypatch):
     import dataclasses
 
     from g2s.problems import check_solution
-    from g2s.solvers import solve_reference
+    from g2s.reference.solver import solve_reference
     monkeypatch.setattr(C, "CERTIFICATE_DIR", tmp_path)
     G = C.instance_graph(FAMILY, N, INDEX)
     opt = solve_reference("mvc", G)
@@ -63,7 +63,7 @@ def test_a_better_method_solution_becomes_the_reference(weak_store):
 
 
 def test_beating_a_proven_optimum_is_an_error(tmp_path, monkeypatch):
-    from g2s.solvers import solve_reference
+    from g2s.reference.solver import solve_reference
     monkeypatch.setattr(C, "CERTIFICATE_DIR", tmp_path)
     G = C.instance_graph(FAMILY, 25, 0)
     opt = solve_reference("mvc", G)

@@ -1,4 +1,4 @@
-"""Exact reference methods for special cases (used by :mod:`g2s.solvers`).
+"""Exact reference methods for special cases (used by :mod:`g2s.reference.solver`).
 
 * ``enumeration``: every vertex subset, vectorised over integer bitmasks (small graphs;
   :func:`subset_values`, also behind the validation optimum of training and Appendix D.3);

@@ -1,8 +1,8 @@
-"""The 0/1 program(s) of one component for :func:`g2s.solvers.solve_reference`.
+"""The 0/1 program(s) of one component for :func:`g2s.reference.solver.solve_reference`.
 
 MVC and MIS are solved by the problem's own program and, with ``formulation="both"``, then by
 the complementary one (Gallai: ``tau(G) = n - alpha(G)``) on the rest of the time limit,
-keeping the better solution and the tighter bound (:mod:`g2s.solvers`' docstring gives the
+keeping the better solution and the tighter bound (:mod:`g2s.reference.solver`' docstring gives the
 argument); max cut by its one program, its bound capped by the eigenvalue bound.  Also the
 comparisons of objectives and bounds in a problem's sense.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 import time
 
-from g2s.exact_solvers import max_cut_eigenvalue_bound
 from g2s.problems import SENSE, check_solution
-from g2s.programs import PROGRAMS as _PROGRAMS
+from g2s.reference.exact import max_cut_eigenvalue_bound
+from g2s.reference.programs import PROGRAMS as _PROGRAMS
 
 __all__ = ["int_bound", "better", "tighter", "run_program", "solve_program"]
 

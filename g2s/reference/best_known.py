@@ -6,7 +6,7 @@ more than its starting hint on hard instances: with one worker and 30 s, CP-SAT'
 answer on ER(200-400, 0.15) was max-degree greedy's cut, and its MIS answers at 400 vertices
 were smaller than greedy's.  So the best known solution comes from solvers built to find good
 solutions, chosen by measurement (``benchmarks/bench_reference.py``), and the proven bound from
-the integer program, kept apart (:mod:`g2s.solvers`):
+the integer program, kept apart (:mod:`g2s.reference.solver`):
 
 * **MIS**: CHILS (Grossmann, Langedal and Schulz, 2025: concurrent hybrid iterated local search
   with the reductions of the KaMIS project), from the ``chils`` wheel.
@@ -42,7 +42,7 @@ import networkx as nx
 
 from g2s.heuristics import best_heuristic, max_cut_local_search
 from g2s.problems import PROBLEMS, check_solution
-from g2s.solver_programs import better
+from g2s.reference.formulations import better
 
 __all__ = ["BestKnown", "best_known_solution", "chils_independent_set", "annealed_cut",
            "anneal_sweeps", "ANNEAL_SECONDS_PER_EDGE_SWEEP",

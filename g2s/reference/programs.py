@@ -1,11 +1,11 @@
-"""The 0/1 programs behind :func:`g2s.solvers.solve_reference`, for CP-SAT and HiGHS.
+"""The 0/1 programs behind :func:`g2s.reference.solver.solve_reference`, for CP-SAT and HiGHS.
 
 ``min sum x_v s.t. x_u + x_v >= 1`` (MVC), ``max sum x_v s.t. x_u + x_v <= 1`` (MIS) and
 ``max sum y_uv s.t. y_uv <= x_u + x_v, y_uv <= 2 - x_u - x_v`` (max cut, one vertex per component
 fixed to side 0, plus the triangle inequalities ``y_uv + y_vw + y_uw <= 2`` and
 ``y_uv <= y_vw + y_uw``, valid because a triangle has 0 or 2 cut edges).  Each solver function
 takes ``(problem, G, time_limit, hint, seed, workers)`` and returns ``(solution or None, the
-solver's raw bound on the optimum)``; :mod:`g2s.solvers` rounds the bound, adds the exact
+solver's raw bound on the optimum)``; :mod:`g2s.reference.solver` rounds the bound, adds the exact
 special cases and checks every answer.
 """
 

@@ -19,7 +19,7 @@ three objectives are sums over components, so this is exact):
 * ``enumeration`` (at most :data:`ENUMERATION_MAX_VERTICES` vertices): every subset, vectorised
   over integer bitmasks.
 * ``cpsat`` (OR-Tools CP-SAT) or ``highs`` (scipy.optimize.milp): the 0/1 programs of
-  :mod:`g2s.programs`,
+  :mod:`g2s.reference.programs`,
   ``min sum x_v s.t. x_u + x_v >= 1`` (MVC), ``max sum x_v s.t. x_u + x_v <= 1`` (MIS) and
   ``max sum y_uv s.t. y_uv <= x_u + x_v, y_uv <= 2 - x_u - x_v`` (max cut, one vertex per
   component fixed to side 0, plus the triangle inequalities ``y_uv + y_vw + y_uw <= 2`` and
@@ -31,13 +31,14 @@ three objectives are sums over components, so this is exact):
 
 **Best known solution and proven bound, kept apart.**  A timed integer program proves bounds
 well but, on hard instances, often returns little more than its hint.  So by default the hint
-of a program component is the *best known solution* of :func:`g2s.best_known.best_known_solution`
-(a state-of-the-art solver -- CHILS for MIS and MVC, simulated annealing for max cut -- against
-the classical heuristics), found in :func:`best_known_budget` of the time limit; the programs
-then spend the rest warm-started from it, to improve it if they can and to prove a bound.  The
-result says who found the solution (``best_known_by``: the solver, ``heuristic``, ``hint`` for
-a caller's hint, a program's formulation when it improved on its hint, or an exact method) and
-who proved the bound (``bound_by``), with the seconds and the solver versions.
+of a program component is the *best known solution* of
+:func:`g2s.reference.best_known.best_known_solution` (a state-of-the-art solver -- CHILS for MIS and
+MVC, simulated annealing for max cut -- against the classical heuristics), found in
+:func:`best_known_budget` of the time limit; the programs then spend the rest warm-started from it,
+to improve it if they can and to prove a bound.  The result says who found the solution
+(``best_known_by``: the solver, ``heuristic``, ``hint`` for a caller's hint, a program's formulation
+when it improved on its hint, or an exact method) and who proved the bound (``bound_by``), with the
+seconds and the solver versions.
 
 MVC and MIS are one problem seen from two sides (Gallai 1959: ``S`` is a cover iff ``V - S`` is
 independent, so ``tau(G) = n - alpha(G)``), but the two 0/1 programs do not search alike: on a
@@ -62,16 +63,16 @@ from dataclasses import asdict, dataclass, field
 
 import networkx as nx
 
-from g2s.best_known import best_known_solution, solver_versions
-from g2s.exact_solvers import (
+from g2s.problems import PROBLEMS, check_solution, is_feasible
+from g2s.reference.best_known import best_known_solution, solver_versions
+from g2s.reference.exact import (
     ENUMERATION_MAX_VERTICES,
     EXACT_METHODS,
     bipartite_matching_number,
     max_cut_eigenvalue_bound,
 )
-from g2s.problems import PROBLEMS, check_solution, is_feasible
-from g2s.programs import PROGRAMS as _PROGRAMS
-from g2s.solver_programs import better, solve_program
+from g2s.reference.formulations import better, solve_program
+from g2s.reference.programs import PROGRAMS as _PROGRAMS
 
 __all__ = [
     "ReferenceResult", "solve_reference", "bipartite_matching_number",
@@ -119,9 +120,9 @@ class ReferenceResult:
     ``best_known_by`` and ``bound_by`` name what gave the solution and the bound (on a tie,
     what came first), joined by ``+`` over the components: a 0/1 program by its formulation
     (``mvc``, ``mis``, ``maxcut``: it improved on its start), the best-known solver
-    (:data:`g2s.best_known.BEST_KNOWN_SOLVER`) or ``heuristic`` (the start was not improved),
-    ``hint`` (the caller's hint was not improved), ``eigenvalue`` (max cut's spectral bound),
-    or an exact method.  ``versions`` holds the solver packages' versions.  ``bounds`` maps
+    (:data:`g2s.reference.best_known.BEST_KNOWN_SOLVER`) or ``heuristic`` (the start was not
+    improved), ``hint`` (the caller's hint was not improved), ``eigenvalue`` (max cut's spectral
+    bound), or an exact method.  ``versions`` holds the solver packages' versions.  ``bounds`` maps
     each 0/1 program run to the bound it proved alone, in this problem's units (``None`` where
     it was not run on a component because the other had proved optimality already or had used
     up the time limit; empty when no program ran).
@@ -226,7 +227,7 @@ def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backen
         missing) or one method of :data:`BACKENDS` applied to the whole graph.
     hint : set, optional
         A feasible starting solution; default: the best known solution
-        (:func:`g2s.best_known.best_known_solution` in :func:`best_known_budget`).
+        (:func:`g2s.reference.best_known.best_known_solution` in :func:`best_known_budget`).
     seed : int
         CP-SAT's and the best-known solver's seed (HiGHS runs with its default seed).
     workers : int
