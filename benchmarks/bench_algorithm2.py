@@ -1,4 +1,4 @@
-"""Algorithm 2: the exact fast path (:mod:`g2s.algorithm2`) against the literal algorithm.
+"""Algorithm 2: the exact fast path (:mod:`g2s.algorithm2.fast`) against the literal algorithm.
 
 Ratios are measured in one process on the same machine, on the shipped MVC checkpoint, with
 the same thread count for both paths.  What is measured:
@@ -27,8 +27,8 @@ the same thread count for both paths.  What is measured:
 
 Also recorded: the decision counters of the float64 and the float32-screened runs (settled by the
 screen, rescored by the literal's float64 arithmetic, rollouts switched between precisions) and
-the largest float32 error seen (relative to the score scale; ``g2s.algorithm2`` keeps its margin
-at ten times it).  Writes
+the largest float32 error seen (relative to the score scale; ``g2s.algorithm2.fast`` keeps its
+margin at ten times it).  Writes
 ``benchmarks/results/algorithm2.json``.
 
 Usage: ``python benchmarks/bench_algorithm2.py [--steps 4] [--warmup 40] [--threads 1]
@@ -49,9 +49,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from g2s.algorithm2 import algorithm2_exact
+from g2s.algorithm2.fast import algorithm2_exact
+from g2s.algorithm2.literal import algorithm2_literal
 from g2s.checkpoints import default_checkpoint, load_checkpoint
-from g2s.evaluate import algorithm2_literal
 from g2s.graphs import instance_seed, make_graph
 from g2s.nn.batch import batch_graphs
 
@@ -97,7 +97,7 @@ def floor(batch, literal_s_per_step: float, f64_steps_per_greedy_step: float) ->
     the largest ratio a path that evolves all ``sum_T T = 120`` (state, depth) pairs of a greedy
     step in float32 could reach if it did nothing else; ``ceiling_float64`` the same for the
     float64 path with the evolution steps it made per greedy step here (states shared)."""
-    from g2s.algorithm2_evolve import neighbour_sum_into
+    from g2s.algorithm2.evolve import neighbour_sum_into
     b32 = batch.to(dtype=torch.float32)
     (prod32, _), (prod64, _) = neighbour_sum_into(b32), neighbour_sum_into(batch)
     N, dev = batch.num_nodes, batch.device
@@ -119,10 +119,10 @@ def floor(batch, literal_s_per_step: float, f64_steps_per_greedy_step: float) ->
 
 def _round_times(model, batch, c) -> tuple[float, float]:
     """Seconds per evolution round of one state (``T = 15``, median of 5): the float32 screen
-    (:class:`g2s.algorithm2_evolve.Screen`) and the literal's float64 arithmetic
-    (:class:`g2s.algorithm2_decide.ExactScores`), the two kinds of round a screened run makes."""
-    from g2s.algorithm2_decide import ExactScores
-    from g2s.algorithm2_evolve import Screen, Weights
+    (:class:`g2s.algorithm2.evolve.Screen`) and the literal's float64 arithmetic
+    (:class:`g2s.algorithm2.decide.ExactScores`), the two kinds of round a screened run makes."""
+    from g2s.algorithm2.decide import ExactScores
+    from g2s.algorithm2.evolve import Screen, Weights
     screen = Screen(batch.to(dtype=torch.float32),
                     Weights.of(model, torch.float32, batch.device))
     exact = ExactScores(model, batch)
@@ -176,7 +176,7 @@ def _reordered_product_ratio(batch) -> float:
     import scipy.sparse as sp
     from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-    from g2s.algorithm2_evolve import neighbour_sum_into
+    from g2s.algorithm2.evolve import neighbour_sum_into
     A, N = batch.adj, batch.num_nodes
     M = sp.csr_matrix((A.values().numpy(), A.col_indices().numpy(), A.crow_indices().numpy()),
                       shape=(N, N))
@@ -210,7 +210,7 @@ def levers(model, batch, row: dict) -> dict:
     everything else as run."""
     from fused_round import measure as fused_measure
 
-    from g2s.algorithm2_evolve import Weights
+    from g2s.algorithm2.evolve import Weights
     c = torch.from_numpy(np.random.default_rng(0).random(batch.num_nodes) < 0.3)
     t32, t64 = _round_times(model, batch, c)
     k = row["greedy_steps_timed"]
@@ -323,10 +323,10 @@ def whole_episode(model, family, n, args) -> dict:
 
 def growth(model, args) -> dict:
     """Time of one Graph2Seq + Seq2Vec pass at ``T = 15`` as Algorithm 2's float64 path runs it
-    (:class:`g2s.algorithm2_decide.ExactScores`: the literal's operations), median of 3, on the
+    (:class:`g2s.algorithm2.decide.ExactScores`: the literal's operations), median of 3, on the
     state of a random 30% selection, against |V| (sparse ER, |E| ~ 3.75 |V|) and against |E|
     (ER with n = 1,600 and growing p): Section 5's ``O(|E| T_max + |V|)`` per pass."""
-    from g2s.algorithm2_decide import ExactScores
+    from g2s.algorithm2.decide import ExactScores
 
     def pass_time(G):
         b = batch_graphs([G], device=args.device, dtype=torch.float64)

@@ -2,7 +2,7 @@
 paper's scale, and the model units of the paper-scale runs.
 
 1. **Agreement.** On small graphs (every problem, its shipped G2S-RNN; ER, 4-regular and
-   bipartite) the CUDA path (:func:`g2s.algorithm2.algorithm2_exact`, float64: the literal's
+   bipartite) the CUDA path (:func:`g2s.algorithm2.fast.algorithm2_exact`, float64: the literal's
    operations on CUDA, each distinct state once) must return exactly the literal CPU
    algorithm's ``T_max`` solutions.  The literal runs in CPU worker processes while the GPU works.
 2. **Units.** Model units run on CUDA in ``--workers`` processes that share the GPU (the work is
@@ -60,8 +60,8 @@ SCALE_SIZES = (800, 1600, 3200)
 def _literal_job(job):
     import torch
     torch.set_num_threads(1)
+    from g2s.algorithm2.literal import algorithm2_literal
     from g2s.checkpoints import default_checkpoint, load_checkpoint
-    from g2s.evaluate import algorithm2_literal
     from g2s.graphs import make_graph
     from g2s.nn.batch import batch_graphs
     problem, family, n = job
@@ -73,7 +73,7 @@ def _literal_job(job):
 def _cuda_solutions(job, device="cuda"):
     import torch
 
-    from g2s.algorithm2 import algorithm2_exact
+    from g2s.algorithm2.fast import algorithm2_exact
     from g2s.checkpoints import default_checkpoint, load_checkpoint
     from g2s.graphs import make_graph
     from g2s.nn.batch import batch_graphs

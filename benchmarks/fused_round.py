@@ -1,7 +1,7 @@
 """A hand-written fused float32 round, to measure how far a compiled kernel could take the
-float32 screen of :mod:`g2s.algorithm2` (a benchmark lever, not part of the package).
+float32 screen of :mod:`g2s.algorithm2.fast` (a benchmark lever, not part of the package).
 
-One pass over the vertices does what :class:`g2s.algorithm2_evolve.Screen` does with five
+One pass over the vertices does what :class:`g2s.algorithm2.evolve.Screen` does with five
 library calls per round: the neighbour sum ``s_v = sum_{u in N(v)} x_u`` (AVX2 gathers of the
 16 floats of each neighbour), the stacked ``16 x 32`` map ``[W_{G,1} s_v | W_4 s_v]`` (FMA),
 the biases of ``c_v``, both ``relu``, the gate's ``lerp`` into ``y_v`` and the column sums of
@@ -94,14 +94,14 @@ def build():
 
 def measure(batch32, W, c: torch.Tensor, timer) -> dict:
     """One float32 round of the state ``c`` (bool ``(N,)``) at depth 2 (``x(2)`` from ``x(1)``),
-    fused against :meth:`g2s.algorithm2_evolve.Screen.round` (the neighbour sum into a reused
+    fused against :meth:`g2s.algorithm2.evolve.Screen.round` (the neighbour sum into a reused
     buffer, two ``addmm``, ``relu``, ``lerp``) and the column sums, same process, same
     inputs: seconds of each, the speed-up, and the largest difference of ``x(t+1)``, ``y`` and
     the column sums of ``x(t+1)``, each relative to its largest magnitude (float32 sums in
-    another order).  ``W``: :class:`~g2s.algorithm2_evolve.Weights` in float32; the graph
+    another order).  ``W``: :class:`~g2s.algorithm2.evolve.Weights` in float32; the graph
     must be unweighted; ``timer(f)``: the median seconds of a call of ``f`` (the calling
     benchmark's)."""
-    from g2s.algorithm2_evolve import Screen
+    from g2s.algorithm2.evolve import Screen
     A = batch32.adj
     if A.layout != torch.sparse_csr or A.device.type != "cpu" or W.Wself_t is not None \
             or not bool((A.values() == 1).all()):

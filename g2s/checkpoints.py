@@ -105,7 +105,7 @@ def load_checkpoint(path, device="cpu", dtype=None):
 
     Evaluation runs in float64 by default (weights are trained in float32): it makes exact
     ties between symmetric vertices robust to rounding noise (see
-    :data:`g2s.evaluate.SCORE_QUANTUM`).
+    :data:`g2s.algorithm2.quantise.SCORE_QUANTUM`).
     """
     import torch
 

@@ -1,25 +1,11 @@
-"""Algorithm 2 of arXiv:1802.04948 (Appendix C): the best of G2S-RNN(1), ..., G2S-RNN(T_max).
+"""A trained model on a graph: Algorithm 2 (:mod:`g2s.algorithm2`) for G2S-RNN, one greedy
+rollout for the fixed-depth baselines, the best solution checked feasible.
 
-For each ``T = 1..T_max`` the greedy policy of G2S-RNN(T) (the network whose Graph2Seq sequence
-is truncated to ``T``) builds a solution from ``S = {}`` by repeatedly adding the candidate
-(:mod:`g2s.rl.env`) of largest ``Q``; the solution with the largest ``f`` is returned.
-
-* :func:`algorithm2_literal` runs the ``T_max`` rollouts one after the other.
-* :func:`algorithm2_fast` returns the same solutions faster: :mod:`g2s.algorithm2` evolves
-  each distinct state once with this module's own float64 operations, read at every depth a
-  rollout in it needs (optionally after a float32 screen), and keeps candidates incrementally
-  (``tests/g2s/test_evaluate.py``; ratios in ``benchmarks/results/algorithm2.json``).
-
-Exact agreement needs care with exact ties (symmetric vertices): float results depend on tensor
-layout in the last bit, so evaluation runs in float64 and scores are rounded to multiples of
-:data:`SCORE_QUANTUM` before the argmax.
-
-Conventions (ours; the paper is silent): the greedy policy takes the candidate with the largest
-vertex term of Eq. (2) -- the graph term is the same for every vertex, so this is ``argmax Q`` --
-with ties to the smallest vertex index; Algorithm 2 starts from ``v_opt = -inf`` (the paper's
-``v_opt = 0`` would never accept an MVC solution, whose ``f = -|S|`` is negative) and keeps the
-smallest ``T`` among equally good solutions.  Fixed-depth encoders (the baselines) are evaluated
-with one greedy rollout.
+:func:`solve_with_model` applies a loaded model to a networkx graph (the figures, the grid,
+validation); :func:`solve_g2s` is ``g2s solve --method g2s|s2v|...``: a shipped or given
+checkpoint, loaded and checked (:mod:`g2s.checkpoints`), on a user's graph.  A deadline
+cuts the learned policy short and completes the solution with the problem's greedy rule, so a
+feasible answer always comes back.
 """
 
 from __future__ import annotations
@@ -30,55 +16,14 @@ from pathlib import Path
 import networkx as nx
 import torch
 
+from g2s.algorithm2.fast import algorithm2_exact
+from g2s.algorithm2.literal import algorithm2_literal, greedy_rollout
 from g2s.checkpoints import check_t_max, default_t_max, load_checkpoint, shipped_checkpoint
-from g2s.nn.batch import GraphBatch, batch_edge_arrays, edge_array
+from g2s.nn.batch import batch_edge_arrays, edge_array
 from g2s.nn.model import QModel
 from g2s.problems import check_solution, utility
-from g2s.rl.env import candidate_mask
 
-__all__ = ["greedy_rollout", "algorithm2_literal", "algorithm2_fast", "complete_with_heuristic",
-           "solve_with_model", "solve_g2s"]
-
-
-#: scores are rounded to multiples of this before the argmax, so that float rounding noise
-#: (which depends on tensor layout) cannot break exact ties differently in the two paths
-SCORE_QUANTUM = 2.0 ** -30
-
-
-def quantise(score: torch.Tensor) -> torch.Tensor:
-    """The literal's rounded score ``round(s / q)``: its argmax (first index of the largest)
-    is the greedy choice."""
-    return torch.round(score / SCORE_QUANTUM)
-
-
-def _vertex_scores(model: QModel, batch: GraphBatch, c: torch.Tensor, T=None, reads=None):
-    y = model.embed(batch, c, T=T, reads=reads)
-    return quantise(model.qnet.vertex_term(y))
-
-
-@torch.no_grad()
-def greedy_rollout(model: QModel, problem: str, batch: GraphBatch, T: int | None = None,
-                   max_steps: int | None = None, start: torch.Tensor | None = None,
-                   deadline: float | None = None):
-    """Bool ``(N,)`` solution of the greedy policy of ``model`` (depth ``T``) on a 1-graph batch.
-
-    ``max_steps`` truncates the episode and ``start`` (a bool ``(N,)`` indicator) starts it from
-    a partial solution (benchmarks only; the result may be infeasible); after ``deadline`` (a
-    ``time.monotonic()`` value) the partial solution is returned (see
-    :func:`complete_with_heuristic`).
-    """
-    c = torch.zeros(batch.num_nodes, dtype=torch.bool, device=batch.device) if start is None \
-        else start.to(device=batch.device, dtype=torch.bool).clone()
-    steps = 0
-    while max_steps is None or steps < max_steps:
-        steps += 1
-        cand = candidate_mask(problem, batch, c)
-        if not bool(cand.any()) or (deadline is not None and time.monotonic() > deadline):
-            return c
-        score = _vertex_scores(model, batch, c.to(batch.adj.dtype), T=T)
-        a = torch.argmax(score.masked_fill(~cand, float("-inf")))
-        c[a] = True
-    return c
+__all__ = ["complete_with_heuristic", "solve_with_model", "solve_g2s"]
 
 
 def _best(problem: str, G: nx.Graph, columns: list) -> tuple[int, list]:
@@ -90,34 +35,6 @@ def _best(problem: str, G: nx.Graph, columns: list) -> tuple[int, list]:
         if v is not None and (best is None or v > values[best]):
             best = i
     return best, values
-
-
-def algorithm2_literal(model: QModel, problem: str, batch: GraphBatch, t_max: int = 15,
-                       max_steps: int | None = None, starts=None):
-    """Algorithm 2 as written: ``t_max`` independent rollouts. Returns the ``t_max`` solutions.
-
-    ``starts[T - 1]``, if given, is the partial solution rollout ``T`` starts from (benchmarks).
-    """
-    return [set(torch.nonzero(greedy_rollout(model, problem, batch, T, max_steps,
-                                             None if starts is None else starts[T - 1]))
-                .squeeze(1).tolist()) for T in range(1, t_max + 1)]
-
-
-def algorithm2_fast(model: QModel, problem: str, batch: GraphBatch, t_max: int = 15,
-                    max_steps: int | None = None, stats: dict | None = None):
-    """The literal algorithm's ``t_max`` solutions from :func:`g2s.algorithm2.algorithm2_exact`.
-
-    ``stats``, if given, receives its decision counters and ``evolution_steps``: the number of
-    (state, t) evolution steps computed, each one ``x(t), y(t)`` for all vertices (the literal
-    computes ``sum_T T |S_T|`` of them; rollouts in one state share theirs).
-    """
-    from g2s.algorithm2 import algorithm2_exact
-    res = algorithm2_exact(model, problem, batch, t_max, max_steps=max_steps)
-    if stats is not None:
-        stats.update(res.stats)
-        stats["evolution_steps"] = (res.stats["evolution_steps_float32"]
-                                    + res.stats["evolution_steps_float64"])
-    return res.solutions
 
 
 def complete_with_heuristic(problem: str, G: nx.Graph, S: set) -> set:
@@ -141,14 +58,12 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     """Apply a model to a networkx graph: Algorithm 2 (variable depth) or one greedy rollout.
 
     Returns the best solution (original vertex labels, checked feasible) and an info dict.
-    ``fast`` runs :func:`g2s.algorithm2.algorithm2_exact` (the literal algorithm's solutions,
+    ``fast`` runs :func:`g2s.algorithm2.fast.algorithm2_exact` (the literal algorithm's solutions,
     faster), else :func:`algorithm2_literal`; ``prune``, ``deadline``, ``resume``,
     ``save_every_s`` and ``screen`` (the float32 screen) are passed to the fast path
     (``utility_per_T`` is ``None`` for a pruned ``T``; ``status`` is ``"time_limit"`` when the
     deadline cut the learned policy short).
     """
-    from g2s.algorithm2 import algorithm2_exact
-
     t0 = time.time()
     nodes = sorted(G.nodes)
     n, edges = edge_array(G)

@@ -7,7 +7,7 @@ Structure2Vec (likewise paired), the greedy, list and matching heuristics, the r
 (:func:`g2s.reference.solver.solve_reference`: exact by König's theorem on bipartite graphs, CP-SAT
 with a proven bound and its status on ER graphs) and, on bipartite graphs, the trivial cover (the
 smaller side).  Every unit is cached; G2S-RNN keeps its rollout state in the cache while it runs
-(:mod:`g2s.algorithm2`), so a killed run continues within the graph.  A G2S-RNN cover at 25,000
+(:mod:`g2s.algorithm2.fast`), so a killed run continues within the graph.  A G2S-RNN cover at 25,000
 vertices is hours on a CPU: ``--methods`` chooses what to compute now, and ``--import-units``
 takes units computed elsewhere (``benchmarks/device_check.py`` on a GPU), each re-checked here
 (graph fingerprint, feasibility, objective).  Cells not computed are reported as pending.

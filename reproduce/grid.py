@@ -186,7 +186,7 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
                   checkpoint: str | None, device: str, t_max: int,
                   resume: str | None = None) -> dict:
     """One method on one certified instance; the solution is checked feasible.  ``resume``:
-    where Algorithm 2 keeps its resume state (:func:`g2s.algorithm2.algorithm2_exact`, saved
+    where Algorithm 2 keeps its resume state (:func:`g2s.algorithm2.fast.algorithm2_exact`, saved
     every 5 minutes, removed when done), so a pre-empted long unit continues; decisions are
     deterministic, so the answer does not depend on it."""
     from g2s.problems import check_solution

@@ -48,7 +48,7 @@ class QNetwork(nn.Module):
 
     def vertex_term_parts(self, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """:meth:`vertex_term` and its hidden layer ``relu(W_{Q,4} y_v)`` (``(N, ..., d)``),
-        from which :mod:`g2s.algorithm2` takes the score's scale."""
+        from which :mod:`g2s.algorithm2.fast` takes the score's scale."""
         h = torch.relu(self.W_Q4(y))
         return self.w_Q3(h).squeeze(-1), h
 

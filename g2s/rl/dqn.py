@@ -46,7 +46,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from g2s.evaluate import greedy_rollout
+from g2s.algorithm2.literal import greedy_rollout
 from g2s.fsutil import atomic_write_text
 from g2s.graphs import as_rng, instance_seed, make_graph
 from g2s.nn.batch import batch_edge_arrays, edge_array
@@ -102,7 +102,8 @@ class TrainConfig:
 def greedy_objectives(model: QModel, problem: str, graphs: list, T: int,
                       device="cpu") -> np.ndarray:
     """Objective of the greedy policy of ``model`` at depth ``T`` on each ``(n, edges)`` graph:
-    :func:`g2s.evaluate.greedy_rollout`, the rollout Algorithm 2 runs, one graph at a time."""
+    :func:`g2s.algorithm2.literal.greedy_rollout`, the rollout Algorithm 2 runs, one graph at a
+    time."""
     dtype = next(model.parameters()).dtype
     out = []
     for n, edges in graphs:

@@ -4,7 +4,7 @@ hashes (:func:`compute`): per-layer states on the test graphs (:func:`state_unit
 graphs (:func:`latch_unit`), and Figure 7's example (:func:`example_unit`).
 
 Every per-round state comes from the encoders themselves (``G2SRNNEncoder.rounds``,
-``Structure2Vec.rounds``) and every rollout from :func:`g2s.evaluate.greedy_rollout`.
+``Structure2Vec.rounds``) and every rollout from :func:`g2s.algorithm2.literal.greedy_rollout`.
 """
 
 from __future__ import annotations
@@ -84,9 +84,9 @@ def layer_states(model, batch, c, rounds: int) -> list:
 def greedy_states(model, batch, T: int) -> torch.Tensor:
     """``(N, R)`` indicators of the states ``S`` visited by the greedy policy of G2S-RNN(T).
 
-    Deliberately not :func:`g2s.evaluate.greedy_rollout`: that rollout rounds scores to
-    :data:`g2s.evaluate.SCORE_QUANTUM` before the argmax, and on regular graphs (every vertex
-    tied up to rounding noise) it visits other states than this unrounded argmax, which made
+    Deliberately not :func:`g2s.algorithm2.literal.greedy_rollout`: that rollout rounds scores to
+    :data:`g2s.algorithm2.quantise.SCORE_QUANTUM` before the argmax, and on regular graphs (every
+    vertex tied up to rounding noise) it visits other states than this unrounded argmax, which made
     the committed ``rollout`` curves.  Switching needs a rollout that reports the states it
     visits and a ``VERSION`` bump with regenerated data.
     """

@@ -1,4 +1,4 @@
-"""The exact fast Algorithm 2 (:mod:`g2s.algorithm2`) against the literal algorithm.
+"""The exact fast Algorithm 2 (:mod:`g2s.algorithm2.fast`) against the literal algorithm.
 
 Invariants:
 * every ``T``'s solution equals the float64 literal algorithm's, for random and shipped weights,
@@ -25,11 +25,11 @@ import pytest
 import torch
 
 from g2s import problems as P
-from g2s.algorithm2 import algorithm2_exact
-from g2s.algorithm2_decide import ExactScores
-from g2s.algorithm2_evolve import neighbour_sum_into
+from g2s.algorithm2.decide import ExactScores
+from g2s.algorithm2.evolve import neighbour_sum_into
+from g2s.algorithm2.fast import algorithm2_exact
+from g2s.algorithm2.literal import _vertex_scores, algorithm2_literal
 from g2s.checkpoints import default_checkpoint, load_checkpoint
-from g2s.evaluate import _vertex_scores, algorithm2_literal
 from g2s.graphs import make_graph
 from g2s.nn.batch import batch_graphs
 from g2s.nn.model import build_model
@@ -66,7 +66,7 @@ def test_float32_rescored_in_float64_equals_literal(problem, monkeypatch):
     """With a float32 margin as wide as the scores, the screen never settles a decision: every
     one with two or more candidates is decided by the literal's own scores of that state, and
     the answer is the literal's."""
-    import g2s.algorithm2_decide as decide
+    import g2s.algorithm2.decide as decide
     monkeypatch.setattr(decide, "RELATIVE_MARGIN", 10.0)
     model = _random_model(7)
     for family, n in CASES:
@@ -160,7 +160,7 @@ def test_resume_file_of_another_graph_is_refused(tmp_path):
 
 _KILLED_RUN = """
 import sys, torch
-from g2s.algorithm2 import algorithm2_exact
+from g2s.algorithm2.fast import algorithm2_exact
 from g2s.checkpoints import default_checkpoint, load_checkpoint
 from g2s.graphs import make_graph
 from g2s.nn.batch import batch_graphs

@@ -1,6 +1,6 @@
 """The literal Algorithm 2's decision for one rollout step, from cheaper scores.
 
-Used by :mod:`g2s.algorithm2` (its module docstring gives the argument, steps 2-3):
+Used by :mod:`g2s.algorithm2.fast` (its module docstring gives the argument, steps 2-3):
 
 * :class:`ExactScores` -- the literal's own float64 arithmetic on one state, read at several
   depths of one evolution: bit for bit the literal's rounded scores, so its argmax *is* the
@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from g2s.algorithm2_evolve import neighbour_sum_into
-from g2s.evaluate import SCORE_QUANTUM, quantise
+from g2s.algorithm2.evolve import neighbour_sum_into
+from g2s.algorithm2.quantise import SCORE_QUANTUM, quantise
 
 __all__ = ["RELATIVE_MARGIN", "Decider", "ExactScores"]
 
@@ -46,8 +46,8 @@ class ExactScores:
     Each round performs the literal's floating-point operations
     (:meth:`g2s.nn.model.G2SRNNEncoder.rounds`: :class:`g2s.nn.graph2seq.Graph2Seq`, the
     neighbour sum, :class:`g2s.nn.seq2vec.Seq2Vec`; then the Q-network's vertex term and
-    :func:`g2s.evaluate.quantise`) on the same operands, in the same order, on a one-column
-    state of the literal's shape and dtype -- the linear maps are the model's own weights
+    :func:`g2s.algorithm2.quantise.quantise`) on the same operands, in the same order, on a
+    one-column state of the literal's shape and dtype -- the linear maps are the model's own weights
     through the product ``nn.Linear`` computes, ``x @ W.t()`` -- but writes every result into
     buffers kept between calls instead of a fresh tensor per operation (at 25,000 vertices the
     literal's round is mostly allocation and elementwise work; this one takes half its time).
@@ -102,7 +102,7 @@ def choose(k: torch.Tensor, cand: torch.Tensor) -> int:
 
 
 class Decider:
-    """Float32-screened decisions (module docstring of :mod:`g2s.algorithm2`, step 2).
+    """Float32-screened decisions (module docstring of :mod:`g2s.algorithm2.fast`, step 2).
 
     The margin adapts: every exact rescoring measures the float32 error on every candidate of
     that state, and the margin is kept at ``10x`` the largest ratio of that error to the score

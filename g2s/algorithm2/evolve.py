@@ -1,4 +1,4 @@
-"""Algorithm 2's arithmetic (:mod:`g2s.algorithm2`): the float32 screen (step 2 of its
+"""Algorithm 2's arithmetic (:mod:`g2s.algorithm2.fast`): the float32 screen (step 2 of its
 docstring) and the sparse product both paths use.
 
 * :func:`neighbour_sum_into` -- the neighbour sum into a reused buffer, with ``int32`` indices,

@@ -5,14 +5,14 @@ Algorithm 2 runs the greedy policy of G2S-RNN(T) for ``T = 1..T_max`` and keeps 
 solution.  Each greedy step of rollout ``T`` evaluates the Graph2Seq evolution ``x(1..T)``,
 the Seq2Vec reader ``y(1..T)`` and the vertex term of Eq. (2) for every vertex, then adds the
 candidate of largest score (ties to the smallest vertex index) -- ``sum_T T`` evolution steps
-of ``O(|E| d + |V| d^2)`` per greedy step.  :func:`g2s.evaluate.algorithm2_literal` does this
-in float64 and rounds scores to multiples of :data:`g2s.evaluate.SCORE_QUANTUM` before the
-argmax, so that exact ties (symmetric vertices) are broken by index and not by rounding noise.
-Its decisions define the answer; this module reproduces them faster.
+of ``O(|E| d + |V| d^2)`` per greedy step.  :func:`g2s.algorithm2.literal.algorithm2_literal` does
+this in float64 and rounds scores to multiples of :data:`g2s.algorithm2.quantise.SCORE_QUANTUM`
+before the argmax, so that exact ties (symmetric vertices) are broken by index and not by rounding
+noise. Its decisions define the answer; this module reproduces them faster.
 
 How a decision is made here (per rollout and greedy step):
 
-1. **Float64: the literal's own arithmetic** (:class:`g2s.algorithm2_decide.ExactScores`).
+1. **Float64: the literal's own arithmetic** (:class:`g2s.algorithm2.decide.ExactScores`).
    The state is evolved with the literal's floating-point operations (those of the model's
    ``rounds``, which the literal's ``embed`` runs) on the same operands in the same order, on a
    one-column state of the literal's shape and dtype, and read at every depth a rollout in that
@@ -23,12 +23,12 @@ How a decision is made here (per rollout and greedy step):
    kept for the run; in-place operations round exactly as out-of-place ones) and the
    adjacency's CSR indices, ``int32`` (the literal's are ``int64``, which MKL converts on every
    product); the row sums run in the same order, and
-   :func:`g2s.algorithm2_evolve.neighbour_sum_into` checks on random features, per run, that
+   :func:`g2s.algorithm2.evolve.neighbour_sum_into` checks on random features, per run, that
    the sums are identical before using it.  ``tests/g2s/test_algorithm2.py`` compares the
    scores bit for bit at every depth (shipped and random weights; regular, bipartite, ER and
    grid graphs).
 2. **Float32 screen (``screen=True``).**  A lean float32 evolution
-   (:func:`g2s.algorithm2_evolve.evaluate`; float32 sparse products are 2-7x faster in MKL)
+   (:func:`g2s.algorithm2.evolve.evaluate`; float32 sparse products are 2-7x faster in MKL)
    gives a score ``s32(v)`` for every vertex and the scale, the largest absolute term sum
    ``|w_{Q,3}|^T relu(W_{Q,4} y_v)`` over the candidates.  ``C`` is the set of candidates with
    ``s32(v) >= max s32 - 2 delta - q``, ``delta`` being :data:`RELATIVE_MARGIN` (or 10x the
@@ -62,7 +62,7 @@ Memory, measured: ``A @ x`` allocates, zero-fills and copies a fresh ``(N, d)`` 
 this machine a fresh tensor of a few MB costs page faults; at 25,000 vertices that was half the
 float64 product's time, and together with one fresh tensor per elementwise operation most of a
 round's.  Both paths therefore write every product and activation into buffers kept for the
-run (:func:`g2s.algorithm2_evolve.neighbour_sum_into`, :class:`g2s.algorithm2_evolve.Screen`).
+run (:func:`g2s.algorithm2.evolve.neighbour_sum_into`, :class:`g2s.algorithm2.evolve.Screen`).
 
 Further levers, each answer-preserving:
 
@@ -105,11 +105,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from g2s.algorithm2_decide import RELATIVE_MARGIN, Decider, ExactScores, choose
-from g2s.algorithm2_evolve import Screen as _Screen
-from g2s.algorithm2_evolve import Weights as _Weights
-from g2s.algorithm2_evolve import candidates as _candidates
-from g2s.algorithm2_evolve import complete_greedily as _complete_greedily
+from g2s.algorithm2.decide import RELATIVE_MARGIN, Decider, ExactScores, choose
+from g2s.algorithm2.evolve import Screen as _Screen
+from g2s.algorithm2.evolve import Weights as _Weights
+from g2s.algorithm2.evolve import candidates as _candidates
+from g2s.algorithm2.evolve import complete_greedily as _complete_greedily
 from g2s.nn.batch import GraphBatch
 from g2s.nn.model import QModel
 
@@ -159,7 +159,7 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     """Algorithm 2's ``t_max`` greedy rollouts with the literal algorithm's decisions.
 
     ``model`` is the float64 model and ``batch`` a one-graph float64 batch (as for
-    :func:`g2s.evaluate.algorithm2_literal`); the float32 copy is made here.  By default
+    :func:`g2s.algorithm2.literal.algorithm2_literal`); the float32 copy is made here.  By default
     every distinct state is evolved once in float64 by the literal's own operations and read at
     every depth it serves (exact by construction, module docstring step 1).  ``screen=True``
     screens in float32 first (step 2: about twice as fast per greedy step as the float64 path
@@ -326,3 +326,19 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     if stats is not None:
         stats.update(out)
     return Algorithm2Result(sols, status, out)
+
+
+def algorithm2_fast(model: QModel, problem: str, batch: GraphBatch, t_max: int = 15,
+                    max_steps: int | None = None, stats: dict | None = None):
+    """The literal algorithm's ``t_max`` solutions from :func:`algorithm2_exact`.
+
+    ``stats``, if given, receives its decision counters and ``evolution_steps``: the number of
+    (state, t) evolution steps computed, each one ``x(t), y(t)`` for all vertices (the literal
+    computes ``sum_T T |S_T|`` of them; rollouts in one state share theirs).
+    """
+    res = algorithm2_exact(model, problem, batch, t_max, max_steps=max_steps)
+    if stats is not None:
+        stats.update(res.stats)
+        stats["evolution_steps"] = (res.stats["evolution_steps_float32"]
+                                    + res.stats["evolution_steps_float64"])
+    return res.solutions
