@@ -19,9 +19,9 @@ import numpy as np
 
 from theory.directed_information import (
     directed_information_graph,
-    greedy_directed_information_graph,
 )
 from theory.dynamics import draw_generic_parameters, simulate_trajectory
+from theory.parent_selection import greedy_directed_information_graph
 
 OUT = Path(__file__).resolve().parent / "results" / "directed_information.json"
 

@@ -39,7 +39,8 @@ the surrogate spread is pooled over the ``n - 1`` candidate parents of each targ
 :func:`directed_information_graph` conditions every test on all ``n - 1`` other pasts, which
 costs ``O(n^2 B N^2)`` and ``(n + 1) d`` dimensions; past n ~ 8 use
 :func:`theory.parent_selection.selected_parents_graph` (the same test conditioned on a small
-selected parent set; :func:`greedy_directed_information_graph` is its graph).
+selected parent set; :func:`theory.parent_selection.greedy_directed_information_graph` is its
+graph), which builds on this module's samples and level.
 
 An undirected graph is read off the directed estimate by the OR rule (``{u, v}`` when either
 direction is declared); the Bonferroni bound covers both directions.
@@ -69,7 +70,6 @@ __all__ = [
     "recovery_alpha",
     "DIGraphEstimate",
     "directed_information_graph",
-    "greedy_directed_information_graph",
     "undirected_from_directed",
 ]
 
@@ -224,20 +224,6 @@ def directed_information_graph(X, *, method: str = "kde", n_surrogates: int = 6,
     p = np.where(off, gaussian_tail_pvalue(est, mean, std, n_surrogates, df), 1.0)
     level = alpha / max(1, n * (n - 1))
     return DIGraphEstimate(_digraph(n, p < level), est, mean, std, p, level)
-
-
-def greedy_directed_information_graph(X, *, method: str = "kde", seed=None,
-                                      **options) -> nx.DiGraph:
-    """Directed-information graph conditioning on a greedily selected candidate-parent set.
-
-    The KDE plug-in with ``(|S| + 2) d``-dimensional tests instead of ``(n + 1) d``: see
-    :func:`theory.parent_selection.selected_parents_graph` (screen, forward, backward; same
-    Bonferroni level as :func:`directed_information_graph`), whose ``options`` this passes on.
-    """
-    if method != "kde":
-        raise ValueError("the greedy parent-set search uses the KDE plug-in (method='kde')")
-    from theory.parent_selection import selected_parents_graph
-    return selected_parents_graph(X, seed=seed, **options).graph
 
 
 def undirected_from_directed(D: nx.DiGraph) -> nx.Graph:

@@ -24,7 +24,6 @@ from theory.cmi_estimators import (
 )
 from theory.directed_information import (
     directed_information_graph,
-    greedy_directed_information_graph,
     recovery_alpha,
     transition_samples,
     undirected_from_directed,
@@ -35,7 +34,11 @@ from theory.dynamics import (
     recovery_instance,
     simulate_trajectory,
 )
-from theory.parent_selection import selected_cmi, selected_parents_graph
+from theory.parent_selection import (
+    greedy_directed_information_graph,
+    selected_cmi,
+    selected_parents_graph,
+)
 
 
 def _gaussian(N, seed, beta=0.5):
