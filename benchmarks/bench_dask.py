@@ -5,7 +5,7 @@ greedy / list / matching heuristics on certified ER graphs of 25 and 50 vertices
 run as:
 
 * ``serial_loop``: ``[evaluate_unit(*args) for args in units]``, no cache, no engine;
-* ``engine_serial``: :func:`reproduce.engine.run_jobs` in this process (the cache writes);
+* ``engine_serial``: :func:`reproduce.harness.engine.run_jobs` in this process (the cache writes);
 * ``dask_1``: a warm Dask ``LocalCluster`` of one single-threaded worker: the engine's
   per-unit overhead on Dask is ``(dask_1 - serial_loop) / units``;
 * ``dask_2``: two warm workers: the speed-up over the serial loop;
@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from g2s.fsutil import atomic_write_json  # noqa: E402
-from reproduce import engine  # noqa: E402
 from reproduce.common import Run  # noqa: E402
-from reproduce.grid import CODE_TAG, evaluate_unit, sha  # noqa: E402
+from reproduce.harness import engine  # noqa: E402
+from reproduce.harness.grid import CODE_TAG, evaluate_unit, sha  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "dask.json"
 

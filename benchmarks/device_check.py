@@ -93,7 +93,7 @@ def unit_list(smoke: bool = False) -> list[dict]:
     these came after the rest of Figure 2(b)), then the rest of Figure 2(b) (graphs 1-2 of
     each cell), then Figure 3's scale units (the ER-15 models on the other families)."""
     from g2s.checkpoints import checkpoint_path
-    from reproduce import settings as S
+    from reproduce.harness import settings as S
     units, seen = [], set()
 
     def add(kind, problem, family, n, index, encoder, trained_on, seed):

@@ -51,12 +51,12 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/appendix_d3.py
     import _bootstrap  # noqa: F401
 
-from reproduce import settings as S
 from reproduce.common import Run, script_main
 from reproduce.d3.plot import plot
 from reproduce.d3.rules import derive_verdicts
 from reproduce.d3.summary import summarise
 from reproduce.d3.units import NAME, compute
+from reproduce.harness import settings as S
 
 FAMILIES = S.D3_FAMILIES
 T_MAX = S.T_MAX

@@ -132,7 +132,7 @@ def derive_json(check: str, cache: dict) -> dict:
             # every summarised number must follow from the raw per-instance records (and
             # those from the cached solutions where present): an edit that flips no verdict
             # is drift too
-            from reproduce.rederive import drift
+            from reproduce.harness.rederive import drift
             cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name,
                                               summarise=_one_argument_summarise(name))
     if cache[name] is None:

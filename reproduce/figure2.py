@@ -32,10 +32,10 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/figure2.py
     import _bootstrap  # noqa: F401
 
-from reproduce import settings as S
-from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
-from reproduce.grid import (
+from reproduce.harness import settings as S
+from reproduce.harness import verdicts as rule
+from reproduce.harness.grid import (
     add_seed_mean,
     checkpoint_meta,
     evaluate_grid,
@@ -44,8 +44,8 @@ from reproduce.grid import (
     seed_spread,
     snapshot,
 )
-from reproduce.grid import summarise as grid_summarise
-from reproduce.plots import interval_bars, null_curve, ratio_panel
+from reproduce.harness.grid import summarise as grid_summarise
+from reproduce.harness.plots import interval_bars, null_curve, ratio_panel
 
 NAME = "figure2"
 PROBLEM = "mvc"
@@ -147,7 +147,7 @@ def _fmt(claim: dict | None) -> str:
 
 
 def derive_verdicts(result: dict) -> dict:
-    """The Figure 2 verdicts, from the JSON alone, by :mod:`reproduce.verdicts`.
+    """The Figure 2 verdicts, from the JSON alone, by :mod:`reproduce.harness.verdicts`.
 
     Rule for ``fig2-scalability`` (revised with the interval rule before the 20-graphs-per-point
     data were generated; it compared worst plotted means with 1.10 before).  Per model and type,

@@ -19,10 +19,10 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/figure3.py
     import _bootstrap  # noqa: F401
 
-from reproduce import settings as S
-from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
-from reproduce.grid import (
+from reproduce.harness import settings as S
+from reproduce.harness import verdicts as rule
+from reproduce.harness.grid import (
     META_KEYS,
     add_seed_mean,
     evaluate_grid,
@@ -32,8 +32,8 @@ from reproduce.grid import (
     seeds_by_model,
     shipped_seeds,
 )
-from reproduce.grid import summarise as grid_summarise
-from reproduce.plots import interval_bars, null_curve, ratio_panel
+from reproduce.harness.grid import summarise as grid_summarise
+from reproduce.harness.plots import interval_bars, null_curve, ratio_panel
 
 NAME = "figure3"
 PROBLEM = "mvc"
@@ -111,7 +111,7 @@ def _within(result: dict) -> dict:
 
 
 def derive_verdicts(result: dict) -> dict:
-    """Verdicts of the Figure 3 claims, from the JSON alone, by :mod:`reproduce.verdicts`.
+    """Verdicts of the Figure 3 claims, from the JSON alone, by :mod:`reproduce.harness.verdicts`.
 
     Rules fixed before the 20-graphs-per-point data were generated (the earlier rules compared
     plotted means with the bar, without intervals):

@@ -20,10 +20,10 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/figure4.py
     import _bootstrap  # noqa: F401
 
-from reproduce import settings as S
-from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
-from reproduce.grid import (
+from reproduce.harness import settings as S
+from reproduce.harness import verdicts as rule
+from reproduce.harness.grid import (
     add_seed_mean,
     evaluate_grid,
     model_script,
@@ -32,7 +32,7 @@ from reproduce.grid import (
     shipped_seeds,
     summarise,
 )
-from reproduce.plots import interval_bars, null_curve, ratio_panel
+from reproduce.harness.plots import interval_bars, null_curve, ratio_panel
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -100,7 +100,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
 
 
 def derive_verdicts(result: dict) -> dict:
-    """Each Section 5.2 threshold claim, by :mod:`reproduce.verdicts` (rule fixed before the
+    """Each Section 5.2 threshold claim, by :mod:`reproduce.harness.verdicts` (rule fixed before the
     20-graphs-per-point data; before, a plotted mean of 3 graphs and one seed was compared
     with the bound): the bound claim "G2S-RNN's seed-mean ratio <= bound" over every (family,
     size) point of the claim (Bonferroni, two-level bootstrap, at least ``S.MIN_SEEDS``
@@ -155,8 +155,8 @@ def reference_verdict(result: dict) -> dict:
 def baselines_verdict(result: dict) -> dict:
     """Section 1: G2S-RNN generalizes "significantly better" than the GCNN/WL baselines, here on
     max cut and MIS.  Per problem and baseline B, the paired differences G2S-RNN - B at every
-    (family, size) point both ran (:func:`reproduce.verdicts.comparison_claim`, Bonferroni over
-    that pair's points, at least ``S.MIN_SEEDS`` seeds on each side deciding): *B better
+    (family, size) point both ran (:func:`reproduce.harness.verdicts.comparison_claim`, Bonferroni
+    over that pair's points, at least ``S.MIN_SEEDS`` seeds on each side deciding): *B better
     somewhere* when some lower end is > 0; *G2S-RNN better* when every upper end is <= 0 and
     some is < 0.  Refuted when some baseline is better somewhere; confirmed when G2S-RNN is
     better than every baseline on both problems (qualified below 3,200 vertices); inconclusive

@@ -12,7 +12,7 @@ ratio against the proven bound.
 
 Checkpoints that are absent are skipped and listed under ``missing_checkpoints``; a verdict
 that needs one comes out ``pending``.  Checkpoints are evaluated from private copies (see
-:func:`reproduce.grid.snapshot`).  The cache is keyed by checkpoint hash, so pointing
+:func:`reproduce.harness.grid.snapshot`).  The cache is keyed by checkpoint hash, so pointing
 ``--cache-dir`` at Figure 3's cache reuses its ER-trained evaluations.
 
 Usage: ``python reproduce/figure6.py [--profile smoke|ci|paper] [--device cpu]``.
@@ -26,11 +26,11 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/figure6.py
     import _bootstrap  # noqa: F401
 
-from reproduce import grid
-from reproduce import settings as S
-from reproduce import verdicts as rule
 from reproduce.common import Run, verdict
-from reproduce.plots import interval_bars, ratio_panel
+from reproduce.harness import grid
+from reproduce.harness import settings as S
+from reproduce.harness import verdicts as rule
+from reproduce.harness.plots import interval_bars, ratio_panel
 
 NAME = "figure6"
 PROBLEM = "mvc"
@@ -93,9 +93,9 @@ def _keys(result: dict, curve: str) -> list[str]:
 
 
 def _adversarial(result: dict) -> dict:
-    """``fig6-adversarial`` by :mod:`reproduce.verdicts`: the bound claim "the planted-trained
-    seed mean <= 1.01" over every size of the ``HARD`` families (Bonferroni, two-level
-    bootstrap, at least ``S.MIN_SEEDS`` seeds); a confirmation below 3,200 vertices is
+    """``fig6-adversarial`` by :mod:`reproduce.harness.verdicts`: the bound claim "the
+    planted-trained seed mean <= 1.01" over every size of the ``HARD`` families (Bonferroni,
+    two-level bootstrap, at least ``S.MIN_SEEDS`` seeds); a confirmation below 3,200 vertices is
     qualified; pending without the model."""
     keys = _keys(result, "planted")
     if not keys:
@@ -111,7 +111,7 @@ def _adversarial(result: dict) -> dict:
 
 
 def _boost(result: dict) -> dict:
-    """``intro-adversarial`` by :mod:`reproduce.verdicts`: at every (family, size) point the
+    """``intro-adversarial`` by :mod:`reproduce.harness.verdicts`: at every (family, size) point the
     paired difference planted-trained - ER-trained seed mean (graphs shared, each model's
     seeds resampled), one Bonferroni family over all points.  Per family, *worse* when some
     point's lower end is > 0, *better* when none is and some point's upper end is < 0 (points
@@ -156,7 +156,7 @@ def _boost(result: dict) -> dict:
 
 
 def derive_verdicts(result: dict) -> dict:
-    """The Appendix D.2 verdicts, from the JSON alone, by :mod:`reproduce.verdicts` (rules
+    """The Appendix D.2 verdicts, from the JSON alone, by :mod:`reproduce.harness.verdicts` (rules
     revised with the interval rule before the 20-graphs-per-point data were generated; they
     compared worst plotted means with 1.01 and with a 0.01 margin before):
     :func:`_adversarial`, :func:`_boost`, :func:`good_on_er_regular`."""
@@ -176,10 +176,10 @@ GOOD = S.WITHIN_10PCT   # Figure 2's "generalizes well" bar, reused, not tuned
 
 def good_on_er_regular(result: dict) -> dict:
     """``d2-both-good-er-regular`` ("both models show good scalability in Erdos-Renyi and
-    regular graphs"), decided by :mod:`reproduce.verdicts`: every (model, family, size) point of
-    both models on ER and 4-regular graphs is a member of one Bonferroni family; the seed mean
-    of each point gets a two-level (seeds, then graphs) percentile bootstrap interval; the claim
-    "ratio <= 1.10 at every point" is confirmed / refuted / inconclusive by the rule.  Added
+    regular graphs"), decided by :mod:`reproduce.harness.verdicts`: every (model, family, size)
+    point of both models on ER and 4-regular graphs is a member of one Bonferroni family; the seed
+    mean of each point gets a two-level (seeds, then graphs) percentile bootstrap interval; the
+    claim "ratio <= 1.10 at every point" is confirmed / refuted / inconclusive by the rule.  Added
     after the ci data were seen (the claim had no ledger entry); the bar is Figure 2's,
     fixed before."""
     seeds = result.get("seeds", {})

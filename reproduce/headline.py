@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reproduce import settings as S
 from reproduce.common import DEFAULT_OUT
+from reproduce.harness import settings as S
 
 __all__ = ["THRESHOLD_CLAIMS", "three_problems_verdict", "sota_verdict", "beaten_share",
            "headline_verdicts"]
@@ -55,10 +55,10 @@ def sota_verdict(share: dict) -> str:
 def beaten_share(results: dict) -> dict:
     """Per problem, the fraction of G2S-RNN's (family, size) points where some heuristic is
     better beyond the noise: the paired comparisons of
-    :func:`reproduce.verdicts.comparison_claim` (one Bonferroni family per problem, at least
+    :func:`reproduce.harness.verdicts.comparison_claim` (one Bonferroni family per problem, at least
     ``S.MIN_SEEDS`` G2S-RNN seeds, else None).  MVC from Figure 3, max cut and MIS from
     Figure 4.  (Before the interval rules: a plotted mean below G2S-RNN's, without intervals.)"""
-    from reproduce import verdicts as rule
+    from reproduce.harness import verdicts as rule
     per_problem = {"mvc": results["figure3"]["instances"],
                    **{p: results["figure4"]["instances"][p] for p in ("maxcut", "mis")}}
     share = {}

@@ -1,6 +1,6 @@
 """Train every checkpoint the figures need that is not shipped yet (resumable).
 
-The targets come from :data:`reproduce.settings.TRAIN_TARGETS`: for each (encoder, problem,
+The targets come from :data:`reproduce.harness.settings.TRAIN_TARGETS`: for each (encoder, problem,
 training set), the training seeds a verdict should rest on (at least three for every
 model).  Each missing checkpoint is trained with ``g2s train`` using the training configuration
 of its shipped seed-0 sibling (read from that checkpoint's JSON sidecar) with only the seed
@@ -8,7 +8,7 @@ changed, written where :func:`g2s.checkpoints.checkpoint_path` says.  ``g2s trai
 from ``OUT.resume.pt``, so a killed run continues where it stopped; finished checkpoints are
 skipped.  Trainings run one after another (``--workers N`` runs N at once); ``--scheduler
 ADDRESS`` sends each training to a Dask cluster as one job (``--scheduler local``: a
-LocalCluster of ``--workers`` processes; see :mod:`reproduce.engine`).  A worker then runs
+LocalCluster of ``--workers`` processes; see :mod:`reproduce.harness.engine`).  A worker then runs
 ``g2s train`` on the shared checkout, so a pre-empted worker's training saves its resume point
 (the training gets SIGTERM when its worker dies) and continues where it stopped on the worker
 Dask re-runs it on; each training declares :data:`TRAIN_MEMORY`.
@@ -43,9 +43,13 @@ if not __package__:  # run as python reproduce/train_all.py
 
 from g2s import argtypes  # noqa: E402
 from g2s.checkpoints import checkpoint_path  # noqa: E402
-from reproduce import settings as S  # noqa: E402
 from reproduce.common import OneLineParser  # noqa: E402
-from reproduce.engine import CONNECT_TIMEOUT_S, probe_scheduler, scheduler_address  # noqa: E402
+from reproduce.harness import settings as S  # noqa: E402
+from reproduce.harness.engine import (  # noqa: E402
+    CONNECT_TIMEOUT_S,
+    probe_scheduler,
+    scheduler_address,
+)
 
 #: the memory one training declares to a Dask cluster: the model, a 50,000-transition replay
 #: buffer and exact validation on 15-22 vertices (a running ER-15 training peaks near 400 MiB)
@@ -241,7 +245,7 @@ def _prepare_child(nice: int) -> None:
 
 def _on_dask(args, todo: list[dict]) -> list[int]:
     """Every target as one job on the Dask cluster of ``--scheduler``; the exit codes."""
-    from reproduce.engine import DaskPool
+    from reproduce.harness.engine import DaskPool
     pool = DaskPool(args.scheduler, args.workers)
     try:
         futures = [pool.submit(train_target, t, args.nice, memory=TRAIN_MEMORY) for t in todo]

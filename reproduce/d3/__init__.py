@@ -7,5 +7,6 @@
 * :mod:`~reproduce.d3.rules`: one verdict rule per claim;
 * :mod:`~reproduce.d3.plot`: the figure.
 
-Settings (depths, sizes, thresholds with the paper's sentences) are in :mod:`reproduce.settings`.
+Settings (depths, sizes, thresholds with the paper's sentences) are in
+:mod:`reproduce.harness.settings`.
 """

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from reproduce import settings as S
 from reproduce.d3.summary import LATCH_KINDS
+from reproduce.harness import settings as S
 
 __all__ = ["plot", "LATCH_COLOURS"]
 

@@ -1,15 +1,15 @@
 """Appendix D.3's verdict rules, one per claim, pure functions of the JSON the script writes
-(:func:`derive_verdicts`).  Every threshold is a named setting of :mod:`reproduce.settings`
+(:func:`derive_verdicts`).  Every threshold is a named setting of :mod:`reproduce.harness.settings`
 with the paper sentence it encodes."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from reproduce import settings as S
-from reproduce import verdicts as rule
 from reproduce.common import verdict
 from reproduce.d3.summary import best_layers
+from reproduce.harness import settings as S
+from reproduce.harness import verdicts as rule
 
 __all__ = ["collapse_verdict", "pca_verdict", "depth_verdict", "latching_verdict",
            "semantics_verdict", "derive_verdicts"]
@@ -57,7 +57,7 @@ def collapse_verdict(result: dict) -> dict:
     """Rule: a (family, size) cell of the shipped seeds holds when its seed-mean number of zero
     coordinates per vertex is above 8 at every layer 5..10 ("after 4 or 5 layers", through the
     paper's observed depth 10).  Each (cell, layer) point gets a two-level bootstrap interval
-    (seeds, then graphs; :func:`reproduce.verdicts.interval_seed_mean`), Bonferroni over all
+    (seeds, then graphs; :func:`reproduce.harness.verdicts.interval_seed_mean`), Bonferroni over all
     points: a cell *holds* when every layer's lower end is above 8, *fails* when some layer's
     upper end is at most 8, else is undecided (also with fewer than ``S.MIN_SEEDS`` seeds).
     Confirmed: every cell holds; refuted: every cell fails; qualified: some of each;
@@ -174,7 +174,7 @@ def plausible_best_depths(cases, confidence: float) -> tuple[list[int], int]:
 
     ``cases[s][g][T-1]``: seed s's ratio on graph g at depth T.  ``T*`` is the smallest depth
     minimising the seed-mean curve; every other ``T`` is compared with it by the paired
-    bootstrap of :func:`reproduce.verdicts.paired_difference` (graphs shared, then seeds) at
+    bootstrap of :func:`reproduce.harness.verdicts.paired_difference` (graphs shared, then seeds) at
     ``confidence``; ``T`` is *plausibly best* unless the lower end of ``ratio_T - ratio_T*``
     is > 0.  Returns ``(plausible depths, T*)``."""
     a = np.asarray(cases, dtype=float)             # seeds x graphs x T
@@ -252,9 +252,10 @@ def depth_verdict(result: dict) -> dict:
 
 def _seed_rate(summary: dict, key: str, count: int, cases: int, conf: float) -> dict:
     """The interval of a rate the latching summary ``summary`` pools over seeds: with each
-    seed's per-case outcomes (``per_seed``), :func:`reproduce.verdicts.interval_of_seed_rates`
-    (Wilson over pooled cases, widened by the two-level bootstrap of the seed mean); without
-    them, the Wilson interval of ``count`` of ``cases``."""
+    seed's per-case outcomes (``per_seed``),
+    :func:`reproduce.harness.verdicts.interval_of_seed_rates` (Wilson over pooled cases, widened by
+    the two-level bootstrap of the seed mean); without them, the Wilson interval of ``count`` of
+    ``cases``."""
     per = summary.get("per_seed")
     if per:
         return rule.interval_of_seed_rates([v[key] for _, v in sorted(per.items())],
@@ -292,7 +293,7 @@ def latching_verdict(result: dict) -> dict:
     GCNN (Structure2Vec) *oscillates* when on average at least half the vertices change side
     (``Q_2`` above or below its layer mean, the paper's visualisation) between consecutive
     rounds 1..5.  Each sub-claim is decided on an interval, Bonferroni over the two: the
-    latched fraction's Wilson interval (:func:`reproduce.verdicts.interval_of_rate`) and the
+    latched fraction's Wilson interval (:func:`reproduce.harness.verdicts.interval_of_rate`) and the
     bootstrap interval of the mean flip over cases; a sub-claim holds when its interval is
     above the threshold, fails when below, else is undecided.  Confirmed: both hold; refuted:
     both fail (or G2S-RNN fails and no GCNN ran); qualified: one holds and one fails (or
@@ -300,7 +301,7 @@ def latching_verdict(result: dict) -> dict:
     as context.  (Revised after the point-estimate data had been seen: the same thresholds,
     decided on intervals.)  With several training seeds per model (seeds 1-2 of the
     planted-cover models, added before their data were computed), the latched
-    fraction's interval is :func:`reproduce.verdicts.interval_of_seed_rates` (the Wilson
+    fraction's interval is :func:`reproduce.harness.verdicts.interval_of_seed_rates` (the Wilson
     interval widened by the two-level bootstrap of the seed mean) and the flip's the two-level
     bootstrap of the seed mean; the thresholds and outcomes are unchanged."""
     lat = result["latching"]["planted"]
@@ -353,13 +354,13 @@ def semantics_verdict(result: dict) -> dict:
     ``Q1_TOL`` of ``-(MVC) - 1`` and every ``Q_2(v)`` within ``Q2_TOL`` of ``u(v)`` (1 when
     ``v`` is in some minimum cover, else 0); it *holds up to the split* when that is so after
     moving an integer between the two terms (:func:`q_semantics`).  Both fractions get Wilson
-    intervals (:func:`reproduce.verdicts.interval_of_rate`, Bonferroni over the two).
+    intervals (:func:`reproduce.harness.verdicts.interval_of_rate`, Bonferroni over the two).
     Confirmed: holds as written on >= 80% of graphs (lower end); refuted: holds up to the split
     on <= 20% (upper end); qualified: decidedly neither (as written below 80%, up to the split
     above 20%); inconclusive otherwise.  (Revised after the point-estimate data had been seen:
     the same thresholds, decided on intervals.)  With several planted-cover seeds (added before
     their data were computed, so that no verdict rests on one seed) each fraction's interval is
-    :func:`reproduce.verdicts.interval_of_seed_rates` over the seeds' per-graph outcomes.
+    :func:`reproduce.harness.verdicts.interval_of_seed_rates` over the seeds' per-graph outcomes.
     Context: every layer, the total ``Q`` against the optimal ``Q*``, the ER-trained seeds.
 
     (Revised once, after the first measurement: it compared ``Q_2`` with one minimum cover's

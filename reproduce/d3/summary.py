@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reproduce import settings as S
+from reproduce.harness import settings as S
 
 __all__ = ["summarise", "best_layers", "LATCH_KINDS", "semantics_summary", "latch_summary"]
 

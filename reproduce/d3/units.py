@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from reproduce import settings as S
 from reproduce.common import Run
 from reproduce.d3.measures import (
     abs_cos,
@@ -28,6 +27,7 @@ from reproduce.d3.measures import (
     q_semantics,
     zero_counts,
 )
+from reproduce.harness import settings as S
 
 __all__ = ["NAME", "PROBLEM", "checkpoint", "load_model", "one_graph_batch", "greedy_states",
            "state_unit", "depth_unit", "latch_unit", "example_unit", "compute"]
@@ -218,8 +218,8 @@ def _fill(obj, values):
 
 def compute(run: Run) -> dict:
     """Every unit of work (cached on disk, keyed by the checkpoints' hashes), run through
-    :func:`reproduce.engine.run_jobs` (``--workers``, ``--scheduler``)."""
-    from reproduce.engine import Job, run_jobs
+    :func:`reproduce.harness.engine.run_jobs` (``--workers``, ``--scheduler``)."""
+    from reproduce.harness.engine import Job, run_jobs
     P = S.D3_PROFILES[run.args.profile]
     raw = {"states": {}, "depth": {}, "latch": {}, "checkpoints": {}}
     jobs = []

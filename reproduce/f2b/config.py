@@ -3,7 +3,7 @@ the methods, the paper's cover sizes and the thresholds of the rules."""
 
 from __future__ import annotations
 
-from reproduce import settings as S
+from reproduce.harness import settings as S
 
 __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "PAPER",
            "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "TAG", "SEEDS", "label",

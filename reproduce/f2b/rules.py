@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from reproduce import settings as S
 from reproduce.common import verdict
 from reproduce.f2b.config import (
     MARGIN_NODES,
@@ -16,6 +15,7 @@ from reproduce.f2b.config import (
     seed_labels,
     seed_of,
 )
+from reproduce.harness import settings as S
 
 __all__ = ["summarise", "derive_verdicts"]
 

@@ -1,13 +1,12 @@
 """Figure 2(b)'s units of work (a model, a heuristic or the reference on one graph, each cached)
 and :func:`compute`, which runs the missing ones through the engine and builds the per-graph
-rows; units computed elsewhere come in through :mod:`reproduce.unit_import`."""
+rows; units computed elsewhere come in through :mod:`reproduce.harness.unit_import`."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from reproduce import settings as S
 from reproduce.common import Run
 from reproduce.f2b.config import (
     FAMILIES,
@@ -21,6 +20,7 @@ from reproduce.f2b.config import (
     TAG,
     label,
 )
+from reproduce.harness import settings as S
 
 __all__ = ["compute", "unit"]
 
@@ -37,11 +37,11 @@ def _check(G, solution) -> int:
 
 def compute(args, run: Run) -> dict:
     """Every (family, size, graph) row; units not cached are computed through the engine
-    (:func:`reproduce.engine.run_jobs`: serially, ``--workers N`` or ``--scheduler``)."""
+    (:func:`reproduce.harness.engine.run_jobs`: serially, ``--workers N`` or ``--scheduler``)."""
     from g2s.checkpoints import checkpoint_path
     from g2s.graphs import graph_fingerprint
-    from reproduce.engine import Job, run_jobs
-    from reproduce.grid import sha, unit_memory
+    from reproduce.harness.engine import Job, run_jobs
+    from reproduce.harness.grid import sha, unit_memory
     sizes, count = PROFILES[args.profile]
     seeds = tuple(args.seeds) if args.seeds else SEEDS[args.profile]
     todo = set(args.methods) if args.methods is not None else set(METHODS) | {"reference"}
@@ -116,10 +116,10 @@ def compute(args, run: Run) -> dict:
 
 def _import(run, path, sizes, count, hashes: dict, base: dict) -> dict:
     """The model units of ``path`` (``--import-units``) that match this run, through
-    :func:`reproduce.unit_import.import_units`: graph fingerprint, feasibility and objective
+    :func:`reproduce.harness.unit_import.import_units`: graph fingerprint, feasibility and objective
     re-checked, then cached; returns them by :func:`_k` of their key.  ``base``: result name
     (a model's seed) -> the model."""
-    from reproduce.unit_import import import_units
+    from reproduce.harness.unit_import import import_units
     units = [(f, n, i, m) for f in FAMILIES for n in sizes for i in range(count)
              for m in base if m in hashes[f]]
 

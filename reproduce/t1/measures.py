@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from reproduce.verdicts.rule import rate_interval  # Wilson; one definition, in the rule module
+# Wilson; one definition, in the rule module
+from reproduce.harness.verdicts.rule import rate_interval
 
 __all__ = ["rate_interval", "ratio_interval", "recovery_point"]
 
@@ -16,12 +17,12 @@ def ratio_interval(num, den, confidence: float = 0.95) -> list[float]:
 
     Edge precision and recall pool the edges of a graph, which share one trajectory, so the
     graphs (not the edges) are resampled: ``scipy.stats.bootstrap`` with ``paired=True``,
-    percentile method and seed as in :mod:`reproduce.verdicts`.  A constant per-graph ratio
+    percentile method and seed as in :mod:`reproduce.harness.verdicts`.  A constant per-graph ratio
     (e.g. no false edge anywhere) gives the degenerate interval ``[r, r]``.
     """
     from scipy import stats
 
-    from reproduce.verdicts import N_RESAMPLES, SEED
+    from reproduce.harness.verdicts import N_RESAMPLES, SEED
     num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
     if den.sum() == 0:
         return [float("nan"), float("nan")]

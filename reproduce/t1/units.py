@@ -135,7 +135,7 @@ def compute(args, run) -> dict:
     prof = PROFILES[args.profile]
     g, seed = prof["graphs"], args.seed
     rec = prof["recovery"]
-    from reproduce.engine import open_pool
+    from reproduce.harness.engine import open_pool
     pool = open_pool(args)  # None (serial), a process pool or a Dask client (--scheduler)
     try:
         from tqdm import tqdm

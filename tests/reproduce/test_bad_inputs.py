@@ -92,7 +92,7 @@ def test_plausible_but_wrong_cached_objective_is_recomputed(tmp_path, capsys):
     """An entry with objective 999 and a *valid* checksum is still refused: its solution is
     re-checked and its objective recomputed before it counts."""
     from reproduce.common import UnitCache
-    from reproduce.grid import evaluate_grid
+    from reproduce.harness.grid import evaluate_grid
     first = evaluate_grid(_grid_run(tmp_path), "mvc", ["er"], [25], 1, {"greedy": None})
     (entry,) = (tmp_path / ".cache" / "gridtest").glob("*.json")
     doc = json.loads(entry.read_text())
@@ -224,7 +224,7 @@ def test_scheduler_failures_are_one_line_within_the_connect_timeout(tmp_path, mo
     ('Unable to allocate 3.07 EiB'), a refused port took 36 s.  Without the cluster extra the
     scripts say so instead, so this runs where Dask is installed (CI's cluster step)."""
     pytest.importorskip("distributed")
-    from reproduce.engine import CONNECT_TIMEOUT_S
+    from reproduce.harness.engine import CONNECT_TIMEOUT_S
     srv, address = (None, _refused_address()) if mode == "refused" else _server(mode)
     try:
         before = snapshot(tmp_path)

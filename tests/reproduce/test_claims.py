@@ -220,7 +220,7 @@ def test_a_shared_unit_cache_compares_each_result_with_its_own_checkpoint(tmp_pa
     only with the unit of the checkpoint hash its JSON records (a false drift before)."""
     from g2s.heuristics import greedy
     from g2s.reference.certificates import instance_graph
-    from reproduce.rederive import _check_cache
+    from reproduce.harness.rederive import _check_cache
     G = instance_graph("er", 25, 0)
     cover = sorted(greedy("mvc", G))
     worse = sorted(set(cover) | (set(G) - set(cover)))[:len(cover) + 2]

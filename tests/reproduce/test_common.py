@@ -36,7 +36,7 @@ def test_validate_unit_rechecks_the_cached_solution():
     objective recomputes; the instance graph kept between calls is the right one for each key."""
     from g2s.heuristics import greedy
     from g2s.reference.certificates import instance_graph
-    from reproduce.grid import validate_unit
+    from reproduce.harness.unit_check import validate_unit
     for index in (0, 1, 0):                      # a different instance, then the first again
         key = {"problem": "mvc", "family": "er", "n": 25, "index": index}
         cover = sorted(greedy("mvc", instance_graph("er", 25, index)))

@@ -44,7 +44,7 @@ def _slow_down(client, seconds: float) -> None:
     client.run(exec, f"""
 import sys, time
 sys.path.insert(0, {str(ROOT)!r})
-import reproduce.grid as g
+import reproduce.harness.grid as g
 g.__dict__.setdefault("_unslowed", g.evaluate_unit)
 g.evaluate_unit = lambda *a: (time.sleep({seconds}), g._unslowed(*a))[1]
 """, {})
@@ -84,8 +84,8 @@ def test_serial_two_workers_and_a_killed_worker_give_the_same_json(tmp_path, clu
 
 
 def test_a_unit_larger_than_every_worker_is_refused(tmp_path, cluster):
-    from reproduce.engine import DaskPool
-    from reproduce.grid import sha
+    from reproduce.harness.engine import DaskPool
+    from reproduce.harness.grid import sha
     c, _ = cluster
     pool = DaskPool(c.scheduler_address)
     try:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from reproduce import grid
 from reproduce.common import Run
+from reproduce.harness import grid
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = dict(problem="mvc", families=("er",), sizes=[25, 50], count=2)
@@ -56,7 +56,7 @@ def test_process_pool_gives_the_serial_json_and_caches_every_unit(tmp_path):
     assert len(list((tmp_path / "pool" / ".cache" / "gridtest").glob("*.json"))) == 12
     # a second run reads everything back: no pool is opened, no unit recomputed
     run = make_run(tmp_path / "pool", workers=2)
-    import reproduce.engine as engine
+    import reproduce.harness.engine as engine
     original = engine.open_pool
     engine.open_pool = lambda args: pytest.fail("opened a pool with everything cached")
     try:
@@ -66,12 +66,12 @@ def test_process_pool_gives_the_serial_json_and_caches_every_unit(tmp_path):
 
 
 def test_a_worker_with_other_sources_refuses_to_run(tmp_path):
-    from reproduce import _worker
+    from reproduce.harness import _worker
     digest = _worker.code_digest(str(ROOT))
-    assert _worker.call(str(ROOT), digest, "reproduce.grid:sha", (shipped_model(),)) == \
+    assert _worker.call(str(ROOT), digest, "reproduce.harness.grid:sha", (shipped_model(),)) == \
         grid.sha(shipped_model())
     with pytest.raises(RuntimeError, match="differ from the client"):
-        _worker.call(str(ROOT), "0" * 16, "reproduce.grid:sha", (shipped_model(),))
+        _worker.call(str(ROOT), "0" * 16, "reproduce.harness.grid:sha", (shipped_model(),))
 
 
 def test_unit_memory_grows_with_the_graph():
@@ -130,7 +130,7 @@ def test_import_units_from_the_device_check(tmp_path, capsys):
     the shipped ER-15 checkpoints matches Figure 2's ER grid at n = 800, has the local graph's
     fingerprint and re-validates."""
     from g2s.checkpoints import checkpoint_path
-    from reproduce.unit_import import import_units
+    from reproduce.harness.unit_import import import_units
     path = ROOT / "benchmarks" / "results" / "device_units.jsonl"
     if not path.exists():
         pytest.skip("no device units committed")

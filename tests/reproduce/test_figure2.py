@@ -1,4 +1,4 @@
-"""Figure 2(a)'s verdict rule (reproduce/verdicts.py intervals) on hand-made per-instance
+"""Figure 2(a)'s verdict rule (reproduce/harness/verdicts/ intervals) on hand-made per-instance
 records, and the script end to end.
 
 * G2S-RNN within 1.10 on both types beyond the noise and every baseline above 1.10 beyond the
@@ -14,9 +14,10 @@ import json
 import numpy as np
 import pytest
 
-from reproduce import figure2, settings
+from reproduce import figure2
 from reproduce.figure2 import derive_verdicts
-from reproduce.settings import BASELINES
+from reproduce.harness import settings
+from reproduce.harness.settings import BASELINES
 
 JITTER = np.linspace(0.0, 0.008, 10)
 

@@ -115,7 +115,7 @@ def test_imported_units_are_checked_before_use(tmp_path):
     from g2s.checkpoints import checkpoint_path
     from g2s.graphs import graph_fingerprint
     from g2s.reference.certificates import instance_graph
-    from reproduce.grid import sha
+    from reproduce.harness.grid import sha
     G = instance_graph("sparse_er", 150, 0)
     ck = checkpoint_path("s2v", "mvc", "er15", 0)
     good = {"problem": "mvc", "family": "sparse_er", "n": 150, "index": 0, "t_max": 15,

@@ -1,4 +1,5 @@
-"""Figure 3's verdict rules (reproduce/verdicts.py intervals) on hand-made per-instance records.
+"""Figure 3's verdict rules (reproduce/harness/verdicts/ intervals) on hand-made per-instance
+records.
 
 * "within 10%": the bound claim over every (family, size) point of G2S-RNN's seed mean:
   refuted when some point is above 1.10 beyond the noise, inconclusive when some interval

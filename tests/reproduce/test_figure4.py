@@ -1,4 +1,5 @@
-"""Figure 4's verdict rules (reproduce/verdicts.py intervals) on hand-made per-instance records.
+"""Figure 4's verdict rules (reproduce/harness/verdicts/ intervals) on hand-made per-instance
+records.
 
 * a threshold claim is refuted when some point is above the bound beyond the noise, qualified
   when it holds only below 3,200 vertices, confirmed at full scale, inconclusive when an

@@ -1,4 +1,4 @@
-"""Figure 6's verdict rules (reproduce/verdicts.py intervals) on hand-made per-instance
+"""Figure 6's verdict rules (reproduce/harness/verdicts/ intervals) on hand-made per-instance
 records, and the script end to end.
 
 * ``fig6-adversarial``: the planted-trained model within 1.01 beyond the noise on bipartite and
@@ -14,8 +14,9 @@ import json
 
 import numpy as np
 
-from reproduce import figure6, settings
+from reproduce import figure6
 from reproduce.figure6 import FAMILIES, derive_verdicts
+from reproduce.harness import settings
 
 JITTER = np.linspace(0.0, 0.004, 10)
 

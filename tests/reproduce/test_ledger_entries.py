@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reproduce import verdicts as V
+from reproduce.harness import verdicts as V
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,7 +56,7 @@ def test_bipartite_sizes_differ_from_the_paper_only_at_the_smallest():
 def test_appendix_d3_uses_every_planted_seed():
     """d3-latching and d3-q-semantics rest on every shipped seed of the planted-cover models
     (the committed run once used seed 0 only, while seeds 1-2 were shipped)."""
-    from reproduce import settings as S
+    from reproduce.harness import settings as S
     d3 = _json("appendix_d3")
     want = sorted(f"{kind}_s{seed}" for kind in S.D3_PLANTED for seed in S.D3_SEEDS)
     assert sorted(k for k in d3["checkpoints"] if k.startswith("planted")) == want

@@ -1,4 +1,5 @@
-"""The reference is never beaten silently (reproduce.grid, reproduce.common, reproduce.rederive).
+"""The reference is never beaten silently (reproduce.harness.grid, reproduce.common,
+reproduce.harness.rederive).
 
 Invariants:
 
@@ -16,8 +17,8 @@ import pytest
 from g2s.reference import best_known as BK
 from g2s.reference import certificates as C
 from reproduce.common import reference_beaten
-from reproduce.grid import _never_beaten_silently
-from reproduce.rederive import drift
+from reproduce.harness.grid import _never_beaten_silently
+from reproduce.harness.rederive import drift
 
 FAMILY, N, INDEX = "er", 50, 0
 

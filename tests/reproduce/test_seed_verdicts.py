@@ -1,4 +1,4 @@
-"""The seed-level rule (reproduce.verdicts.seeds), with hand-made inputs for every outcome.
+"""The seed-level rule (reproduce.harness.verdicts.seeds), with hand-made inputs for every outcome.
 
 Invariants:
 
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reproduce.verdicts.seeds import (
+from reproduce.harness.verdicts.seeds import (
     SEED_VERDICTS,
     informative_points,
     seed_decision,

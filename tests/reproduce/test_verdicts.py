@@ -1,4 +1,4 @@
-"""The decision rule (reproduce/verdicts.py) on hand-made inputs.
+"""The decision rule (reproduce/harness/verdicts/) on hand-made inputs.
 
 Invariants, one test each:
 
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reproduce import verdicts as V
+from reproduce.harness import verdicts as V
 
 
 def iv(low, high, n_seeds=3):
@@ -207,7 +207,7 @@ def test_bound_claim_from_instance_records():
 def test_median_interval_and_wilson_rate_records():
     """The median variant (Appendix D.3's PCA rule) brackets the sample median; the Wilson rate
     record (Theorem 1, D.3) has the rate as estimate and never leaves [0, 1]."""
-    from reproduce.verdicts import interval_of_rate, interval_over_graphs
+    from reproduce.harness.verdicts import interval_of_rate, interval_over_graphs
     iv = interval_over_graphs(list(range(1, 10)) + [100.0], statistic="median")
     assert iv["estimate"] == 5.5 and iv["low"] <= 5.5 <= iv["high"] < 100
     assert iv["statistic"] == "median"
@@ -222,7 +222,11 @@ def test_rate_over_seeds_keeps_both_the_boundary_and_the_seed_spread():
     """The rate over several seeds is never narrower than either the pooled Wilson interval
     (all cases 1: the bootstrap alone would give [1, 1]) or the two-level bootstrap (seeds that
     disagree: pooled Wilson alone would treat 90 cases as independent)."""
-    from reproduce.verdicts import interval_of_rate, interval_of_seed_rates, interval_seed_mean
+    from reproduce.harness.verdicts import (
+        interval_of_rate,
+        interval_of_seed_rates,
+        interval_seed_mean,
+    )
     all_one = interval_of_seed_rates([[1] * 30] * 3)
     assert all_one["high"] == 1.0 and all_one["low"] == interval_of_rate(90, 90)["low"] < 0.97
     split = [[1] * 30, [0] * 30, [1] * 15 + [0] * 15]

@@ -9,7 +9,6 @@ Each (instance, method) pair is one cached unit of work, so an interrupted run r
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import shutil
 import time
@@ -18,8 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from g2s.argtypes import positive_int
-from reproduce.common import Run, script_main
-from reproduce.engine import Job, run_jobs
+from reproduce.harness.contract import Run, script_main
+from reproduce.harness.engine import Job, run_jobs
+from reproduce.harness.unit_check import validate_unit
+from reproduce.harness.unit_import import import_units
 
 __all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluate_grid",
            "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG",
@@ -41,7 +42,7 @@ def add_model_options(parser) -> None:
                         help="JSON lines of model units computed elsewhere (a GPU machine, a "
                              "cluster): each matched to a unit of this grid, its graph "
                              "fingerprint compared and its solution re-checked, then cached "
-                             "(reproduce/unit_import.py)")
+                             "(reproduce/harness/unit_import.py)")
     parser.add_argument("--max-n", type=positive_int, default=None, metavar="N",
                         help="compute model units only up to N vertices; larger ones come from "
                              "the cache or --import-units, else their points are left out "
@@ -58,8 +59,8 @@ def _readable_file(text: str) -> Path:
 
 def model_script(name: str, doc: str, argv, produce, derive, extra=None,
                  profiles=None) -> Path:
-    """:func:`reproduce.common.script_main` for a model-evaluating script: the standard options
-    plus :func:`add_model_options` (``extra(parser)`` adds more), torch on one thread;
+    """:func:`reproduce.harness.contract.script_main` for a model-evaluating script: the standard
+    options plus :func:`add_model_options` (``extra(parser)`` adds more), torch on one thread;
     ``profiles`` replaces the standard profile choices."""
     def options(p):
         if extra is not None:
@@ -101,10 +102,10 @@ def add_seed_mean(instances: list, seeds, prefix: str = "g2s_rnn") -> None:
 
 def point_intervals(instances: list, families, models, sizes) -> dict:
     """The plotted uncertainty: ``intervals[family][model][n]``, a 95% percentile bootstrap
-    interval of the point's mean ratio (:func:`reproduce.verdicts.interval_seed_mean`: over
+    interval of the point's mean ratio (:func:`reproduce.harness.verdicts.interval_seed_mean`: over
     graphs for one seed, seeds then graphs for a seed mean), with its resample count, seed and
-    sample size.  A model's seeds are :func:`reproduce.verdicts.seed_keys`."""
-    from reproduce import verdicts as rule
+    sample size.  A model's seeds are :func:`reproduce.harness.verdicts.seed_keys`."""
+    from reproduce.harness import verdicts as rule
     out = {}
     for f in families:
         out[f] = {}
@@ -208,40 +209,6 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
             "time_s": round(time.time() - t0, 3), "solution": sorted(S)}
 
 
-@functools.lru_cache(maxsize=1)
-def _validation_graph(family: str, n: int, index: int):
-    """The instance a cached unit is re-checked on.  The units of one instance (every method)
-    are consecutive, so keeping the last graph builds each instance once per pass instead of
-    once per method (a 3,200-vertex bipartite graph has 1.9 million edges; rebuilding it for
-    each of ~20 methods made a fully cached ``figure2.py --profile scale`` take 7 minutes).
-    The graph is only read (``check_solution`` does not modify it)."""
-    from g2s.reference.certificates import instance_graph
-    return instance_graph(family, n, index)
-
-
-def validate_unit(key: dict, value) -> str | None:
-    """Why a cached unit cannot be trusted (None when it can): its shape, and its solution
-    re-checked feasible on the instance with its objective recomputed (an edited objective
-    is caught even with a valid checksum)."""
-    from g2s.problems import InfeasibleSolution, check_solution
-    if not isinstance(value, dict) or not isinstance(value.get("objective"), int) \
-            or not isinstance(value.get("solution"), list):
-        return "not a unit result (objective and solution)"
-    try:
-        G = _validation_graph(key["family"], key["n"], key["index"])
-    except (KeyError, TypeError):
-        return "malformed unit key"
-    if not all(isinstance(v, int) and v in G for v in value["solution"]):
-        return "solution names vertices outside the instance"
-    try:
-        recomputed = check_solution(key["problem"], G, set(value["solution"]))
-    except InfeasibleSolution:
-        return "cached solution is infeasible"
-    if recomputed != value["objective"]:
-        return f"cached objective {value['objective']} != {recomputed} recomputed"
-    return None
-
-
 #: peak memory of one unit (Algorithm 2, one torch thread, measured when the grid was built:
 #: 265 MiB at n = 400, 871 MiB at n = 3,200 with 1.9M edges, 1,303 MiB at n = 25,000 with 94k
 #: edges; benchmarks/results/algorithm2.json never held these, as this comment used to say;
@@ -252,8 +219,9 @@ MEMORY_BASE, MEMORY_PER_VERTEX, MEMORY_PER_EDGE = 320 * 2**20, 40 * 2**10, 400
 
 
 def unit_memory(n: int, edges: int | None, model: bool) -> int:
-    """The memory (bytes) a grid unit declares to the engine (:class:`reproduce.engine.Job`);
-    ``edges`` None (not certified yet): the densest family's ``n^2 / 4``."""
+    """The memory (bytes) a grid unit declares to the engine
+    (:class:`reproduce.harness.engine.Job`); ``edges`` None (not certified yet): the densest
+    family's ``n^2 / 4``."""
     m = n * n // 4 if edges is None else edges
     return MEMORY_BASE + MEMORY_PER_EDGE * m + (MEMORY_PER_VERTEX * n if model else 0)
 
@@ -304,7 +272,6 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         return (problem, f, n, i, m, ck, device, t_max)
 
     if getattr(run.args, "import_units", None) is not None:
-        from reproduce.unit_import import import_units
         import_units(run, run.args.import_units, problem, units, key, hashes, t_max)
     cap = getattr(run.args, "max_n", None)
     if cap is not None:      # --max-n: larger model units only from the cache (or the import)

@@ -61,7 +61,7 @@ Every interval record stores the resample count, the seed and the method, so the
 re-derived bit for bit.
 """
 
-from reproduce.verdicts.records import (  # noqa: F401 - the package's public names
+from reproduce.harness.verdicts.records import (  # noqa: F401 - the package's public names
     bound_claim,
     comparison_claim,
     per_seed_summary,
@@ -69,7 +69,7 @@ from reproduce.verdicts.records import (  # noqa: F401 - the package's public na
     point_samples,
     seed_keys,
 )
-from reproduce.verdicts.rule import (  # noqa: F401
+from reproduce.harness.verdicts.rule import (  # noqa: F401
     _RNG_ARG,
     FAMILY_CONFIDENCE,
     METHOD,

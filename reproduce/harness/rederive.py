@@ -14,9 +14,10 @@ compared, from the bottom up:
 3. each plotted ``points[...][family][method][n]`` (mean, std, count) from the rows;
 4. each ``seed_spread`` cell (per-seed means, min, max) from the plotted per-seed means;
 5. where the run's unit cache is present (``OUT/.cache/SCRIPT``), each objective against the
-   cached unit, whose solution is re-checked feasible (:func:`reproduce.grid.validate_unit`);
-6. in a JSON that records ``reference_beaten``, that count from the rows, and that no result
-   beats its row's reference (a better one becomes the reference when the run writes).
+   cached unit, whose solution is re-checked feasible
+(:func:`reproduce.harness.unit_check.validate_unit`); 6. in a JSON that records
+   ``reference_beaten``, that count from the rows, and that no result beats its row's reference (a
+   better one becomes the reference when the run writes).
 
 6. every stored rate and its Wilson interval against the counts stored beside it
    (``errors`` or ``exact`` of ``graphs``, ``graphs_with_false_edges``), in any JSON: Theorem 1
@@ -35,7 +36,7 @@ import math
 import re
 from pathlib import Path
 
-from reproduce.common import reference_beaten
+from reproduce.harness.contract import reference_beaten
 
 __all__ = ["drift"]
 
@@ -169,7 +170,7 @@ def _check_cache(problem: str, rows: list, payload: dict, cache_dir: Path, out: 
     and one whose hash is not recorded is not compared."""
     if cache_dir is None or not Path(cache_dir).is_dir():
         return
-    from reproduce.grid import validate_unit
+    from reproduce.harness.unit_check import validate_unit
     units = {}
     for p in Path(cache_dir).glob("*.json"):
         try:
@@ -212,7 +213,7 @@ def _count(v) -> bool:
 
 
 def _check_rates(obj, out: list, path: str = "") -> None:
-    from reproduce.verdicts.rule import rate_interval
+    from reproduce.harness.verdicts.rule import rate_interval
     if isinstance(obj, list):
         for i, v in enumerate(obj):
             _check_rates(v, out, f"{path}[{i}]")

@@ -2,14 +2,14 @@
 
 ``--import-units FILE`` of the grid scripts (Figures 2, 3, 4, 6) reads JSON lines, each one
 model unit: ``problem``, ``family``, ``n``, ``index``, ``checkpoint_sha`` (the first 16 hex
-digits of the checkpoint file's SHA-256, as :func:`reproduce.grid.sha`), ``t_max``,
+digits of the checkpoint file's SHA-256, as :func:`reproduce.harness.grid.sha`), ``t_max``,
 ``fingerprint`` (:func:`g2s.graphs.graph_fingerprint` of the instance), ``solution``,
 ``objective``, ``best_T`` and optionally ``seconds`` and ``device``.  Each line is matched to
 the grid's units by (problem, family, n, index, checkpoint sha, t_max); its fingerprint is
 compared with the local instance's; its solution is re-checked feasible and its objective
-recomputed (:func:`reproduce.grid.validate_unit`); only then is it written to the cache under
-the unit's key, so the run uses it instead of computing the unit.  Anything else is reported
-and skipped; a unit already soundly cached is kept.
+recomputed (:func:`reproduce.harness.unit_check.validate_unit`); only then is it written to the
+cache under the unit's key, so the run uses it instead of computing the unit.  Anything else is
+reported and skipped; a unit already soundly cached is kept.
 
 Figure 2(b) (``reproduce/figure2b.py``) imports through the same function: its checkpoints
 differ per family (``hashes`` a function of the unit), its cache keys name no problem (it is
@@ -23,6 +23,8 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+
+from reproduce.harness.unit_check import validate_unit
 
 __all__ = ["REQUIRED", "MATCH", "import_units"]
 
@@ -44,7 +46,6 @@ def import_units(run, path, problem: str, units, key, hashes, t_max: int, *,
     rejected match; returns the counts."""
     from g2s.graphs import graph_fingerprint
     from g2s.reference.certificates import instance_graph
-    from reproduce.grid import validate_unit
 
     def check(k: dict, v) -> str | None:     # a key without "problem" is this problem's
         return validate_unit({"problem": problem, **k}, v)

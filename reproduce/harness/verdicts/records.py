@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from reproduce.verdicts.rule import (
+from reproduce.harness.verdicts.rule import (
     FAMILY_CONFIDENCE,
     METHOD,
     N_RESAMPLES,

@@ -11,7 +11,8 @@ Step 1 -- one seed, over graphs (:func:`seed_decision`)
 --------------------------------------------------------
 A threshold claim "the ratio is <= b (or >= b) at every informative point" is decided for one
 seed from its per-graph values at each point (family, size), with the percentile bootstrap of
-the mean over graphs (:func:`reproduce.verdicts.rule.interval_over_graphs`, ``scipy.stats``):
+the mean over graphs (:func:`reproduce.harness.verdicts.rule.interval_over_graphs`,
+``scipy.stats``):
 
 * the seed **holds** when at every informative point the interval at confidence
   ``1 - alpha`` lies on the claim's side of b (upper end <= b for "<=").  "Holds at every
@@ -63,8 +64,8 @@ from collections.abc import Mapping, Sequence
 
 from scipy import stats
 
-from reproduce.settings import MIN_SEEDS
-from reproduce.verdicts.rule import N_RESAMPLES, SEED, interval_over_graphs
+from reproduce.harness.settings import MIN_SEEDS
+from reproduce.harness.verdicts.rule import N_RESAMPLES, SEED, interval_over_graphs
 
 __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decision",
            "seeds_verdict", "informative_points", "wilson"]
@@ -73,8 +74,8 @@ __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decis
 ALPHA = 0.05
 #: confidence of the Wilson interval of the fraction of seeds that hold (step 2)
 SEED_CONFIDENCE = 0.95
-# MIN_SEEDS (reproduce.settings): fewer seeds than this are ``undecided`` whatever they show,
-# the same minimum for every rule that decides on seeds
+# MIN_SEEDS (reproduce.harness.settings): fewer seeds than this are ``undecided`` whatever they
+# show, the same minimum for every rule that decides on seeds
 #: the verdict words of this rule, each with one meaning (module docstring)
 SEED_VERDICTS = ("confirmed", "refuted", "seed-dependent", "undecided", "uninformative")
 

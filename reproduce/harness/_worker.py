@@ -1,4 +1,4 @@
-"""What a Dask worker runs for one unit of work (see :mod:`reproduce.engine`).
+"""What a Dask worker runs for one unit of work (see :mod:`reproduce.harness.engine`).
 
 The client sends :func:`call` by value (its code, not its name), so neither the scheduler nor
 a worker needs more than the installed dependencies: on the worker it puts the client's
@@ -42,7 +42,8 @@ def call(root: str, digest: str, target: str, args: tuple):
     import sys
     if root not in sys.path:
         sys.path.insert(0, root)
-    worker = importlib.import_module("reproduce._worker")   # the imported copy holds the memo
+    # the imported copy holds the memo
+    worker = importlib.import_module("reproduce.harness._worker")
     mine = worker._DIGESTS.get(root)
     if mine is None:
         mine = worker._DIGESTS[root] = worker.code_digest(root)

@@ -1,7 +1,7 @@
 """Where units of work run: this process, a local process pool, or a Dask cluster.
 
-Every grid of units in ``reproduce/`` (:func:`reproduce.grid.evaluate_grid` and Figures 2, 3,
-4, 6; Theorem 1's sweep; Appendix D.3's units; ``train_all.py``) runs through :func:`open_pool`
+Every grid of units in ``reproduce/`` (:func:`reproduce.harness.grid.evaluate_grid` and Figures 2,
+3, 4, 6; Theorem 1's sweep; Appendix D.3's units; ``train_all.py``) runs through :func:`open_pool`
 and :func:`run_jobs`, chosen by two options:
 
 * ``--workers 1`` (default): one unit after another in this process;
@@ -17,12 +17,12 @@ and :func:`run_jobs`, chosen by two options:
   scheduler, is one line on stderr and exit 1 within :data:`CONNECT_TIMEOUT_S` seconds.
 
 Same results anywhere: a unit is a module-level function of its arguments, cached under a key
-of everything that determines it (:class:`reproduce.common.UnitCache`), and it uses no global
-state, so its result does not depend on the worker or the order.  This process (the client)
+of everything that determines it (:class:`reproduce.harness.contract.UnitCache`), and it uses no
+global state, so its result does not depend on the worker or the order.  This process (the client)
 writes each result atomically as it arrives, so a killed client resumes from the cache; Dask
 re-runs only the units a lost worker held.  Values are returned in submission order.  A Dask
 worker refuses to run a unit when its sources differ from the client's
-(:func:`reproduce._worker.code_digest`), so a stale checkout cannot mix two code versions.
+(:func:`reproduce.harness._worker.code_digest`), so a stale checkout cannot mix two code versions.
 
 Memory: every job declares its peak memory in bytes (:attr:`Job.memory`).  When the workers
 advertise a ``memory`` resource (``dask worker --resources memory=8e9``; ``--scheduler local``
@@ -47,7 +47,7 @@ from typing import Any
 __all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "DaskPool",
            "CONNECT_TIMEOUT_S", "DEFAULT_PORT", "scheduler_address", "probe_scheduler"]
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 #: ``--scheduler local``: start a Dask LocalCluster in this process
 LOCAL = "local"
 #: seconds to reach a Dask scheduler and finish Dask's handshake with it; past them the
@@ -175,7 +175,7 @@ class DaskPool:
             import distributed
         except ImportError:
             raise SystemExit('--scheduler needs Dask: pip install -e ".[cluster]"') from None
-        from reproduce import _worker
+        from reproduce.harness import _worker
         self._distributed, self._call = distributed, _shipped_by_value(_worker.call)
         self.digest = _worker.code_digest(str(REPO_ROOT))
         self.cluster = None

@@ -46,7 +46,7 @@ ER15, BIPARTITE20, PLANTED15 = "er15", "bipartite20", "planted15"
 BASELINES = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
 BASELINE_SEED = 0
 #: a verdict resting on fewer training seeds than this at a deciding point is
-#: ``inconclusive`` (:func:`reproduce.verdicts.bound_verdict`'s ``min_seeds``)
+#: ``inconclusive`` (:func:`reproduce.harness.verdicts.bound_verdict`'s ``min_seeds``)
 MIN_SEEDS = 3
 #: every baseline a verdict rests on gets at least three training seeds.  What
 #: ``reproduce/train_all.py`` trains (the figures switch to a seed once its file is shipped)
