@@ -72,7 +72,7 @@ def _cached_ours(n, T, graph):
     if root not in sys.path:  # run as python benchmarks/bench_graph_recovery.py
         sys.path.insert(0, root)
     from reproduce.common import DEFAULT_OUT, UnitCache
-    from reproduce.t1.units import selected_key
+    from reproduce.theorem1_parts.units import selected_key
 
     cache = UnitCache(DEFAULT_OUT / ".cache" / "theorem1")
     key = selected_key(n, 1, T, graph, SEED)

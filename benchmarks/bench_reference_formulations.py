@@ -4,7 +4,8 @@ MVC and MIS are complements (Gallai: ``tau = n - alpha``), yet CP-SAT searches t
 differently.  On generated dense instances this runs :func:`g2s.reference.solver.solve_reference`
 for MVC three ways at the same wall-clock limit: ``formulation="mvc"`` (the behaviour before both
 programs were run: "before"), ``"mis"`` (only the complementary program), and ``"both"`` (the
-default since: half the time each, "after").  Reported: objective, proven bound, status, which program gave each.
+default since: half the time each, "after").  Reported: objective, proven bound, status, which
+program gave each.
 
 Instances: ``rb-30x15``, 30 disjoint 15-cliques with each pair of vertices in different cliques
 joined with probability 0.25 (450 vertices, the shape of the BHOSLIB ``frb30-15`` graphs of

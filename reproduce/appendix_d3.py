@@ -38,8 +38,8 @@ use them, every shipped seed (each seed's cases kept apart for the interval), an
 ER-15 models (G2S-RNN and Structure2Vec, every seed) as context; otherwise check 4 uses the
 ER-15 models and check 5 is pending.  Each verdict's rule is in :func:`derive_verdicts`.
 
-The measures, units, summaries, rules and plot are the modules of :mod:`reproduce.d3`; this
-script runs them.
+The measures, units, summaries, rules and plot are the modules of
+:mod:`reproduce.appendix_d3_parts`; this script runs them.
 
 Usage: ``python reproduce/appendix_d3.py [--profile smoke|ci|paper] [--out DIR]``.
 """
@@ -51,11 +51,11 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/appendix_d3.py
     import _bootstrap  # noqa: F401
 
+from reproduce.appendix_d3_parts.plot import plot
+from reproduce.appendix_d3_parts.rules import derive_verdicts
+from reproduce.appendix_d3_parts.summary import summarise
+from reproduce.appendix_d3_parts.units import NAME, compute
 from reproduce.common import Run, script_main
-from reproduce.d3.plot import plot
-from reproduce.d3.rules import derive_verdicts
-from reproduce.d3.summary import summarise
-from reproduce.d3.units import NAME, compute
 from reproduce.harness import settings as S
 
 FAMILIES = S.D3_FAMILIES

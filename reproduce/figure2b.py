@@ -29,7 +29,7 @@ from pathlib import Path
 
 from g2s import argtypes
 from reproduce.common import script_main
-from reproduce.f2b.config import (
+from reproduce.figure2b_parts.config import (
     FAMILIES,
     HEURISTICS,
     MARGIN_NODES,
@@ -46,10 +46,11 @@ from reproduce.f2b.config import (
     seed_labels,
     seed_of,
 )
-from reproduce.f2b.rules import derive_verdicts, summarise
-from reproduce.f2b.units import compute
+from reproduce.figure2b_parts.rules import derive_verdicts, summarise
+from reproduce.figure2b_parts.units import compute
 
-# the script is the public entry point: everything below reproduce/f2b/ stays importable from here
+# the script is the public entry point: everything below reproduce/figure2b_parts/ stays importable
+# from here
 __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "PAPER",
            "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "TAG", "SEEDS", "label",
            "seed_of", "seed_labels", "options", "compute",

@@ -40,11 +40,11 @@ if not __package__:  # run as python reproduce/theorem1.py
     import _bootstrap  # noqa: F401
 
 from reproduce.common import Run, script_main
-from reproduce.t1.config import BURN_IN, MAX_IN_DEGREE, NAME, PROFILES, TARGET
-from reproduce.t1.measures import rate_interval, ratio_interval, recovery_point
-from reproduce.t1.plot import plot, plot_recovery, plot_tigramite
-from reproduce.t1.rules import derive_verdicts, recovery_verdict
-from reproduce.t1.units import (
+from reproduce.theorem1_parts.config import BURN_IN, MAX_IN_DEGREE, NAME, PROFILES, TARGET
+from reproduce.theorem1_parts.measures import rate_interval, ratio_interval, recovery_point
+from reproduce.theorem1_parts.plot import plot, plot_recovery, plot_tigramite
+from reproduce.theorem1_parts.rules import derive_verdicts, recovery_verdict
+from reproduce.theorem1_parts.units import (
     compute,
     load_tigramite_comparison,
     proposition1_unit,
@@ -52,7 +52,8 @@ from reproduce.t1.units import (
     selected_unit,
 )
 
-# the script is the public entry point: everything below reproduce/t1/ stays importable from here
+# the script is the public entry point: everything below reproduce/theorem1_parts/ stays importable
+# from here
 __all__ = ["NAME", "TARGET", "BURN_IN", "MAX_IN_DEGREE", "PROFILES", "selected_unit",
            "recovery_unit", "proposition1_unit", "rate_interval", "recovery_verdict",
            "ratio_interval", "recovery_point", "load_tigramite_comparison", "compute",

@@ -16,8 +16,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from reproduce import appendix_d3 as d3  # noqa: E402
-from reproduce.d3 import measures  # noqa: E402
-from reproduce.d3 import summary as pooled  # noqa: E402
+from reproduce.appendix_d3_parts import measures  # noqa: E402
+from reproduce.appendix_d3_parts import summary as pooled  # noqa: E402
 
 L = d3.T_MAX
 
@@ -187,7 +187,7 @@ def test_depth_rule():
 
 
 def test_plausible_best_depths():
-    from reproduce.d3.rules import plausible_best_depths
+    from reproduce.appendix_d3_parts.rules import plausible_best_depths
     # depth 3 is best by a wide margin on every graph and seed: only it is plausibly best
     cases = [[[1.0 + 0.5 * (t != 3) + 0.01 * g for t in range(1, 9)] for g in range(8)]
              for _ in range(3)]

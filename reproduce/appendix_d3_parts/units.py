@@ -17,8 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from reproduce.common import Run
-from reproduce.d3.measures import (
+from reproduce.appendix_d3_parts.measures import (
     abs_cos,
     abs_spearman,
     layer_sets,
@@ -27,6 +26,7 @@ from reproduce.d3.measures import (
     q_semantics,
     zero_counts,
 )
+from reproduce.common import Run
 from reproduce.harness import settings as S
 
 __all__ = ["NAME", "PROBLEM", "checkpoint", "load_model", "one_graph_batch", "greedy_states",

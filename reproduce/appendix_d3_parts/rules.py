@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from reproduce.appendix_d3_parts.summary import best_layers
 from reproduce.common import verdict
-from reproduce.d3.summary import best_layers
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 

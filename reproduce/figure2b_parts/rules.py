@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from reproduce.common import verdict
-from reproduce.f2b.config import (
+from reproduce.figure2b_parts.config import (
     MARGIN_NODES,
     METHODS,
     MODELS,

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from reproduce.common import Run
-from reproduce.f2b.config import (
+from reproduce.figure2b_parts.config import (
     FAMILIES,
     HEURISTICS,
     METHODS,

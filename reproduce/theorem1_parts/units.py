@@ -9,8 +9,8 @@ import time
 import networkx as nx
 import numpy as np
 
-from reproduce.t1.config import BURN_IN, MAX_IN_DEGREE, PROFILES, TARGET
-from reproduce.t1.measures import rate_interval, recovery_point
+from reproduce.theorem1_parts.config import BURN_IN, MAX_IN_DEGREE, PROFILES, TARGET
+from reproduce.theorem1_parts.measures import rate_interval, recovery_point
 
 __all__ = ["selected_unit", "selected_key", "SELECTED_VERSION", "recovery_unit",
            "proposition1_unit", "load_tigramite_comparison", "compute"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reproduce.t1.config import TARGET
+from reproduce.theorem1_parts.config import TARGET
 
 __all__ = ["plot_recovery", "plot_tigramite", "plot"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reproduce.d3.summary import LATCH_KINDS
+from reproduce.appendix_d3_parts.summary import LATCH_KINDS
 from reproduce.harness import settings as S
 
 __all__ = ["plot", "LATCH_COLOURS"]

@@ -4,8 +4,8 @@ intervals) and :func:`derive_verdicts`, the ledger verdicts as a pure function o
 from __future__ import annotations
 
 from reproduce.common import verdict
-from reproduce.t1.config import TARGET
-from reproduce.t1.measures import rate_interval
+from reproduce.theorem1_parts.config import TARGET
+from reproduce.theorem1_parts.measures import rate_interval
 
 __all__ = ["recovery_verdict", "derive_verdicts"]
 
