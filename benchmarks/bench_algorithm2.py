@@ -51,9 +51,9 @@ import torch
 
 from g2s.algorithm2.fast import algorithm2_exact
 from g2s.algorithm2.literal import algorithm2_literal
-from g2s.checkpoints import default_checkpoint, load_checkpoint
 from g2s.graphs import instance_seed, make_graph
 from g2s.nn.batch import batch_graphs
+from g2s.nn.checkpoints import default_checkpoint, load_checkpoint
 
 OUT = Path(__file__).resolve().parent / "results" / "algorithm2.json"
 STEP_CASES = [("sparse_er", 25_000), ("er", 3200), ("bipartite", 3200)]

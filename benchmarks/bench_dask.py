@@ -42,7 +42,7 @@ OUT = ROOT / "benchmarks" / "results" / "dask.json"
 
 
 def units(sizes, count):
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     ck = checkpoint_path("g2s_rnn", "mvc", "er15", 0)
     methods = {"g2s_rnn_s0": str(ck), "greedy": None, "list": None, "matching": None}
     out = []

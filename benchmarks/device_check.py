@@ -61,9 +61,9 @@ def _literal_job(job):
     import torch
     torch.set_num_threads(1)
     from g2s.algorithm2.literal import algorithm2_literal
-    from g2s.checkpoints import default_checkpoint, load_checkpoint
     from g2s.graphs import make_graph
     from g2s.nn.batch import batch_graphs
+    from g2s.nn.checkpoints import default_checkpoint, load_checkpoint
     problem, family, n = job
     model, _ = load_checkpoint(default_checkpoint(problem))
     b = batch_graphs([make_graph(family, n, seed=5)], dtype=torch.float64)
@@ -74,9 +74,9 @@ def _cuda_solutions(job, device="cuda"):
     import torch
 
     from g2s.algorithm2.fast import algorithm2_exact
-    from g2s.checkpoints import default_checkpoint, load_checkpoint
     from g2s.graphs import make_graph
     from g2s.nn.batch import batch_graphs
+    from g2s.nn.checkpoints import default_checkpoint, load_checkpoint
     problem, family, n = job
     model, _ = load_checkpoint(default_checkpoint(problem), device=device)
     b = batch_graphs([make_graph(family, n, seed=5)], device=device, dtype=torch.float64)
@@ -92,7 +92,7 @@ def unit_list(smoke: bool = False) -> list[dict]:
     baselines' scale units on the same graphs (``fig2-scalability`` at scale; formerly
     these came after the rest of Figure 2(b)), then the rest of Figure 2(b) (graphs 1-2 of
     each cell), then Figure 3's scale units (the ER-15 models on the other families)."""
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     from reproduce.harness import settings as S
     units, seen = [], set()
 
@@ -157,9 +157,9 @@ def run_unit(u: dict, device: str, resume: Path | None = None,
              save_every_s: float = 300.0) -> dict:
     import torch
 
-    from g2s.checkpoints import load_checkpoint
     from g2s.evaluate import solve_with_model
     from g2s.graphs import graph_fingerprint
+    from g2s.nn.checkpoints import load_checkpoint
     from g2s.reference.certificates import instance_graph
     G = instance_graph(u["family"], u["n"], u["index"])
     model, _ = load_checkpoint(ROOT / u["checkpoint"], device=device)

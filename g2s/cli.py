@@ -46,10 +46,10 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from g2s import __version__, argtypes  # noqa: E402
-from g2s.checkpoints import MAX_ROLLOUT_CELLS, MAX_T_MAX  # noqa: E402
 from g2s.fsutil import atomic_write_text  # noqa: E402
 from g2s.io.files import read_graph  # noqa: E402
 from g2s.io.input_graph import FORMATS, MAX_INPUT_MIB, GraphFormatError  # noqa: E402
+from g2s.nn.checkpoints import MAX_ROLLOUT_CELLS, MAX_T_MAX  # noqa: E402
 from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective  # noqa: E402
 
 __all__ = ["main", "run", "build_parser"]

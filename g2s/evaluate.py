@@ -3,7 +3,7 @@ rollout for the fixed-depth baselines, the best solution checked feasible.
 
 :func:`solve_with_model` applies a loaded model to a networkx graph (the figures, the grid,
 validation); :func:`solve_g2s` is ``g2s solve --method g2s|s2v|...``: a shipped or given
-checkpoint, loaded and checked (:mod:`g2s.checkpoints`), on a user's graph.  A deadline
+checkpoint, loaded and checked (:mod:`g2s.nn.checkpoints`), on a user's graph.  A deadline
 cuts the learned policy short and completes the solution with the problem's greedy rule, so a
 feasible answer always comes back.
 """
@@ -18,8 +18,8 @@ import torch
 
 from g2s.algorithm2.fast import algorithm2_exact
 from g2s.algorithm2.literal import algorithm2_literal, greedy_rollout
-from g2s.checkpoints import check_t_max, default_t_max, load_checkpoint, shipped_checkpoint
 from g2s.nn.batch import batch_edge_arrays, edge_array
+from g2s.nn.checkpoints import check_t_max, default_t_max, load_checkpoint, shipped_checkpoint
 from g2s.nn.model import QModel
 from g2s.problems import check_solution, utility
 

@@ -17,7 +17,8 @@ import torch
 from g2s import argtypes
 from g2s.graphs import FAMILIES
 from g2s.nn.model import ModelConfig
-from g2s.rl.dqn import TrainConfig, train
+from g2s.rl.config import TrainConfig
+from g2s.rl.dqn import train
 
 __all__ = ["build_parser", "main"]
 

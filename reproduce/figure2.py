@@ -68,7 +68,7 @@ def checkpoint_paths(family: str, directory=None) -> dict:
 
     ``directory`` (``--checkpoint-dir``) replaces the folder of the G2S-RNN checkpoints only.
     """
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     tag = TRAINED_ON[family]
     paths = {f"g2s_rnn_s{s}": checkpoint_path("g2s_rnn", PROBLEM, tag, s, directory)
              for s in G2S_SEEDS[family]}

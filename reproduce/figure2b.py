@@ -60,7 +60,7 @@ __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "P
 def _trained_seed(text: str) -> int:
     """A training seed with at least one checkpoint of the figure's models: a seed without any
     would give a figure with no model results at all."""
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     seed = argtypes.nonnegative_int(text)
     paths = [checkpoint_path(m, "mvc", trained_on, seed)
              for m in MODELS for trained_on in FAMILIES.values()]

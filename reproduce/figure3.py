@@ -50,7 +50,7 @@ CLAIM_BASE = "figure3-baselines-inconsistent"
 
 def checkpoint_paths(directory=None) -> dict:
     """The G2S-RNN MVC seeds: shipped ones, or those in ``directory`` (``--checkpoint-dir``)."""
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     return {s: checkpoint_path("g2s_rnn", PROBLEM, S.ER15, s, directory) for s in MVC_SEEDS}
 
 
@@ -65,7 +65,7 @@ def baseline_paths() -> dict:
 
 def checkpoint_summary(directory=None) -> dict:
     """Seed, iterations, training time and validation ratios of each checkpoint used."""
-    from g2s.checkpoints import read_meta
+    from g2s.nn.checkpoints import read_meta
     out = {}
     for path in [*checkpoint_paths(directory).values(), *baseline_paths().values()]:
         m = read_meta(path)
@@ -221,8 +221,9 @@ def plot(result: dict):
 
 def retrain(device: str, directory=None) -> None:
     """Retrain the MVC checkpoints with the settings recorded in their JSON sidecars."""
-    from g2s.checkpoints import read_meta, select_default_checkpoints
-    from g2s.rl.dqn import TrainConfig, train
+    from g2s.nn.checkpoints import read_meta, select_default_checkpoints
+    from g2s.rl.config import TrainConfig
+    from g2s.rl.dqn import train
     for path in checkpoint_paths(directory).values():
         meta = read_meta(path)
         cfg = TrainConfig.from_dict({**meta["train_config"], "device": device})

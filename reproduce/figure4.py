@@ -62,7 +62,7 @@ def baseline_paths(problem: str) -> dict:
 
 
 def compute(run: Run, device: str, directory=None) -> dict:
-    from g2s.checkpoints import read_meta
+    from g2s.nn.checkpoints import read_meta
     sizes, count = S.GRID_PROFILES[run.args.profile]
     cap = S.WL_EMBED_MAX[run.args.profile]
     out = {"sizes": list(sizes), "points": {}, "instances": {}, "checkpoints": {},

@@ -53,7 +53,7 @@ def checkpoint_paths(directory=None) -> dict:
 
     ``directory`` (``--checkpoint-dir``) replaces the folder of both curves' checkpoints.
     """
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     return {f"{curve}_s{s}": checkpoint_path("g2s_rnn", PROBLEM, tag, s, directory)
             for curve, (tag, seeds) in MODELS.items() for s in seeds}
 

@@ -4,7 +4,7 @@ The targets come from :data:`reproduce.harness.settings.TRAIN_TARGETS`: for each
 training set), the training seeds a verdict should rest on (at least three for every
 model).  Each missing checkpoint is trained with ``g2s train`` using the training configuration
 of its shipped seed-0 sibling (read from that checkpoint's JSON sidecar) with only the seed
-changed, written where :func:`g2s.checkpoints.checkpoint_path` says.  ``g2s train`` resumes
+changed, written where :func:`g2s.nn.checkpoints.checkpoint_path` says.  ``g2s train`` resumes
 from ``OUT.resume.pt``, so a killed run continues where it stopped; finished checkpoints are
 skipped.  Trainings run one after another (``--workers N`` runs N at once); ``--scheduler
 ADDRESS`` sends each training to a Dask cluster as one job (``--scheduler local``: a
@@ -42,7 +42,7 @@ if not __package__:  # run as python reproduce/train_all.py
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from g2s import argtypes  # noqa: E402
-from g2s.checkpoints import checkpoint_path  # noqa: E402
+from g2s.nn.checkpoints import checkpoint_path  # noqa: E402
 from reproduce.common import OneLineParser  # noqa: E402
 from reproduce.harness import settings as S  # noqa: E402
 from reproduce.harness.engine import (  # noqa: E402

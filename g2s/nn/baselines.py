@@ -1,6 +1,6 @@
-"""Register the neural baselines of arXiv:1802.04948 (Section 5, Appendix D) as encoders.
+"""The neural baselines of arXiv:1802.04948 (Section 5, Appendix D) as encoders.
 
-Importing this module adds to :data:`g2s.nn.model.ENCODERS`:
+:data:`BASELINES`, which :data:`g2s.nn.model.ENCODERS` includes:
 
 ========== =================================================== ==========
 name       encoder                                             locality
@@ -21,7 +21,6 @@ same Q-network (Eq. (2)) and :mod:`g2s.rl.dqn` trains them exactly like G2S-RNN.
 from __future__ import annotations
 
 from g2s.nn.graphsage import GraphSAGE
-from g2s.nn.model import ENCODERS
 from g2s.nn.structure2vec import Structure2Vec
 from g2s.nn.wl_embedding import WLEmbedding
 from g2s.nn.wl_kernel_nn import WLKernelNN
@@ -47,8 +46,6 @@ class SagePool(GraphSAGE):
 #: name -> encoder class, in the order of Appendix D
 BASELINES = {"s2v": Structure2Vec, "sage_gcn": SageGCN, "sage_mean": SageMean,
              "sage_pool": SagePool, "wl_nn": WLKernelNN, "wl_embed": WLEmbedding}
-
-ENCODERS.update(BASELINES)
 
 
 def encoder_locality(encoder) -> int:

@@ -10,8 +10,8 @@ representation: the disjoint union of the graphs, vertices numbered consecutivel
   of the Seq2Vec forgetting gate (Appendix C) and of the Q-network, Eq. (2).
 
 Tensors with extra middle dimensions (``N x R x d``: ``R`` rollouts sharing one graph, used by
-the fast Algorithm 2 of :mod:`g2s.evaluate`) are supported by :meth:`GraphBatch.neighbour_sum`
-and :meth:`GraphBatch.graph_sum`.
+the fast Algorithm 2 of :mod:`g2s.algorithm2.fast`) are supported by
+:meth:`GraphBatch.neighbour_sum` and :meth:`GraphBatch.graph_sum`.
 """
 
 from __future__ import annotations

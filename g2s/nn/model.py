@@ -8,7 +8,8 @@ the Q-network, so the baseline encoders (Structure2Vec, GraphSAGE, WL) reuse the
 ``variable_depth``: G2S-RNN's sequence length ``T`` is chosen per call (``T = 5`` in training,
 ``T = 1..T_max`` in Algorithm 2); fixed-depth encoders ignore ``T``.
 
-Register new encoders in :data:`ENCODERS` (name -> class taking ``config``).
+:data:`ENCODERS` (name -> class taking ``config``) holds G2S-RNN's encoder and the baselines of
+:mod:`g2s.nn.baselines`; a new encoder is added there.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import asdict, dataclass, field, fields
 import torch
 from torch import nn
 
+from g2s.nn.baselines import BASELINES
 from g2s.nn.batch import GraphBatch
 from g2s.nn.graph2seq import Graph2Seq
 from g2s.nn.qnet import QNetwork
@@ -123,8 +125,8 @@ class G2SRNNEncoder(nn.Module):
             yield x, y
 
 
-#: encoder name -> class(config); baselines add themselves here
-ENCODERS: dict[str, type[nn.Module]] = {"g2s_rnn": G2SRNNEncoder}
+#: encoder name -> class(config): the paper's G2S-RNN, then the baselines in Appendix D's order
+ENCODERS: dict[str, type[nn.Module]] = {"g2s_rnn": G2SRNNEncoder, **BASELINES}
 
 
 class QModel(nn.Module):
@@ -133,8 +135,6 @@ class QModel(nn.Module):
     def __init__(self, config: ModelConfig, encoder: nn.Module | None = None):
         super().__init__()
         self.config = config
-        if encoder is None and config.encoder not in ENCODERS:
-            import g2s.nn.baselines  # noqa: F401  (registers the baseline encoders)
         if encoder is None and config.encoder not in ENCODERS:
             raise ValueError(f"unknown encoder {config.encoder!r}; expected one of "
                              f"{', '.join(sorted(ENCODERS))}")
@@ -167,6 +167,4 @@ def build_model(config: ModelConfig | dict | None = None) -> QModel:
         config = ModelConfig()
     elif isinstance(config, dict):
         config = ModelConfig.from_dict(config)
-    if config.encoder not in ENCODERS:
-        import g2s.nn.baselines  # noqa: F401  (registers the baseline encoders)
     return QModel(config)

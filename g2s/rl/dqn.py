@@ -38,7 +38,7 @@ import json
 import signal
 import threading
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict
 from pathlib import Path
 
 import networkx as nx
@@ -53,6 +53,7 @@ from g2s.nn.batch import batch_edge_arrays, edge_array
 from g2s.nn.model import ModelConfig, QModel, build_model
 from g2s.problems import approximation_ratio, objective
 from g2s.reference.exact import optimum_by_enumeration
+from g2s.rl.config import TrainConfig
 from g2s.rl.qstep import act, learn, td_loss
 from g2s.rl.replay import ReplayBuffer
 from g2s.rl.resume import (
@@ -62,40 +63,9 @@ from g2s.rl.resume import (
     save_atomic,
 )
 
-__all__ = ["TrainConfig", "TrainingInterrupted", "check_resume_config", "greedy_objectives",
-           "train"]
+__all__ = ["TrainingInterrupted", "check_resume_config", "greedy_objectives", "train"]
 
 _td_loss = td_loss  # the name tests/g2s/test_baselines.py and benchmarks/bench_baselines.py use
-
-
-@dataclass
-class TrainConfig:
-    problem: str = "mvc"          # mvc | maxcut | mis
-    graphs: str = "er"            # training graph family (g2s.graphs.FAMILIES)
-    n: int = 15                   # training graph size (Section 5: 15 for ER, 20 for bipartite)
-    iterations: int = 100_000     # gradient steps (Section 5: 100,000)
-    batch_size: int = 64          # transitions per gradient step
-    lr: float = 1e-3              # Adam learning rate (Section 5)
-    eps_start: float = 1.0        # exploration probability at iteration 0 (Section 5)
-    eps_end: float = 0.05         # resting exploration probability (Section 5)
-    eps_decay: int = 10_000       # iterations of the linear epsilon decay (Section 5)
-    replay_capacity: int = 50_000  # transitions kept in the replay buffer
-    n_envs: int = 4               # parallel training episodes (one step each per iteration)
-    warmup: int = 200             # transitions collected before the first gradient step
-    target_update: int = 0        # 0: targets from the current weights (Eq. 4); k: target net
-    grad_clip: float = 0.0        # max gradient norm; 0 disables clipping
-    keep_best: bool = True        # ship the best-validation weights (ties: the latest)
-    validate_every: int = 1000    # iterations between validations
-    n_validation: int = 64        # fixed validation graphs (same family and size)
-    checkpoint_every: int = 2000  # iterations between resumable checkpoints
-    checkpoint_seconds: float = 300.0  # also save a resume point this often (s; 0: never)
-    seed: int = 0                 # master seed: weights, graphs, exploration, sampling
-    device: str = "cpu"           # cpu | cuda
-
-    @classmethod
-    def from_dict(cls, d: dict) -> TrainConfig:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
 
 
 @torch.no_grad()

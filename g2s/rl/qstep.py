@@ -8,19 +8,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import torch
 
 from g2s.graphs import make_graph
 from g2s.nn.batch import batch_edge_arrays, edge_array
 from g2s.nn.model import QModel
+from g2s.rl.config import TrainConfig
 from g2s.rl.env import VertexSelectionEnv, candidate_mask
 from g2s.rl.replay import ReplayBuffer, Transition
-
-if TYPE_CHECKING:  # annotations only: g2s.rl.dqn imports this module
-    from g2s.rl.dqn import TrainConfig
 
 __all__ = ["segment_argmax", "td_loss", "act", "learn"]
 

@@ -6,15 +6,13 @@ from __future__ import annotations
 import io
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import torch
 
 from g2s.fsutil import atomic_write_bytes
-
-if TYPE_CHECKING:  # annotations only: g2s.rl.dqn imports this module
-    from g2s.nn.model import ModelConfig
-    from g2s.rl.dqn import TrainConfig
+from g2s.nn.checkpoint_file import CheckpointError, torch_load_checked
+from g2s.nn.model import ModelConfig
+from g2s.rl.config import TrainConfig
 
 __all__ = ["TrainingInterrupted", "RESUME_MAY_DIFFER", "check_resume_config", "load_resume",
            "save_atomic"]
@@ -56,7 +54,6 @@ def check_resume_config(state: dict, cfg: TrainConfig, mcfg: ModelConfig, path: 
 
 
 def load_resume(path: Path, dev) -> dict:
-    from g2s.checkpoint_file import CheckpointError, torch_load_checked
     try:
         st = torch_load_checked(path, dev, what="resume file")
     except CheckpointError as exc:

@@ -43,7 +43,7 @@ _MODELS: dict = {}
 def checkpoint(kind: str, seed: int = 0) -> Path:
     """``shipped`` / ``early20k``: the ER-15 G2S-RNN seeds; ``s2v``: the ER-15 Structure2Vec
     seeds; ``planted_g2s`` / ``planted_s2v``: the models trained on planted-cover-15 graphs."""
-    from g2s.checkpoints import CHECKPOINT_DIR, checkpoint_path
+    from g2s.nn.checkpoints import CHECKPOINT_DIR, checkpoint_path
     if kind == "s2v":
         return checkpoint_path("s2v", PROBLEM, S.ER15, seed)
     if kind in S.D3_PLANTED:
@@ -56,7 +56,7 @@ def checkpoint(kind: str, seed: int = 0) -> Path:
 def load_model(path: Path):
     """``(model, sha)``: the checkpoint is copied first (baselines may be rewritten while we
     run), hashed, and loaded from the copy, so the hash names exactly the weights used."""
-    from g2s.checkpoints import load_checkpoint
+    from g2s.nn.checkpoints import load_checkpoint
     if path not in _MODELS:
         with tempfile.TemporaryDirectory() as tmp:
             copy = Path(tmp) / path.name

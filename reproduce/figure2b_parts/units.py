@@ -38,8 +38,8 @@ def _check(G, solution) -> int:
 def compute(args, run: Run) -> dict:
     """Every (family, size, graph) row; units not cached are computed through the engine
     (:func:`reproduce.harness.engine.run_jobs`: serially, ``--workers N`` or ``--scheduler``)."""
-    from g2s.checkpoints import checkpoint_path
     from g2s.graphs import graph_fingerprint
+    from g2s.nn.checkpoints import checkpoint_path
     from reproduce.harness.engine import Job, run_jobs
     from reproduce.harness.grid import sha, unit_memory
     sizes, count = PROFILES[args.profile]
@@ -158,8 +158,8 @@ def unit(method, family, n, index, checkpoint, device, resume, limit) -> dict:
     if method in MODELS:
         import torch
 
-        from g2s.checkpoints import load_checkpoint
         from g2s.evaluate import solve_with_model
+        from g2s.nn.checkpoints import load_checkpoint
         torch.set_num_threads(1)
         model, _ = load_checkpoint(checkpoint, device=device)
         if resume is not None:

@@ -76,7 +76,7 @@ def model_script(name: str, doc: str, argv, produce, derive, extra=None,
 def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds, directory=None) -> dict:
     """``{f"{encoder}_s{seed}": checkpoint}`` for the seeds whose checkpoint is shipped (in
     ``directory``, default the package's checkpoint folder)."""
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     paths = {s: checkpoint_path(encoder, problem, trained_on, s, directory) for s in seeds}
     return {f"{encoder}_s{s}": p for s, p in paths.items() if p.exists()}
 
@@ -198,8 +198,8 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
         from g2s.heuristics import run_heuristic
         S, info = run_heuristic(method, problem, G), {}
     else:
-        from g2s.checkpoints import load_checkpoint
         from g2s.evaluate import solve_with_model
+        from g2s.nn.checkpoints import load_checkpoint
         model, _ = load_checkpoint(checkpoint, device=device)
         if resume is not None:
             Path(resume).parent.mkdir(parents=True, exist_ok=True)

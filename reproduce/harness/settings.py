@@ -4,14 +4,14 @@ arXiv:1802.04948 it encodes (or the reason it is ours).
 Scripts read their profiles, sizes, graphs per point, seeds, ``T_max``, baselines, thresholds
 and colours from here and never import each other.  Adding a training seed or a training family
 is one entry of :data:`TRAIN_TARGETS` plus the trained files (``g2s train ... --out`` at the path
-:func:`g2s.checkpoints.checkpoint_path` names); which file holds which model is decided by
-:mod:`g2s.checkpoints` alone.
+:func:`g2s.nn.checkpoints.checkpoint_path` names); which file holds which model is decided by
+:mod:`g2s.nn.checkpoints` alone.
 """
 
 from __future__ import annotations
 
-from g2s.checkpoints import checkpoint_path
 from g2s.graphs import SIZE_LADDER
+from g2s.nn.checkpoints import checkpoint_path
 
 # ----------------------------------------------------------------------------- evaluation grid
 #: profile -> (sizes, graphs per size) of Figures 2, 3, 4 and 6 (the deterministic families,
@@ -37,7 +37,7 @@ PAPER_MAX_N = SIZE_LADDER[-1]
 T_MAX = 15
 
 # ----------------------------------------------------------------------------- trained models
-#: training sets (``trained_on`` of :mod:`g2s.checkpoints`): Section 5 trains on ER graphs of
+#: training sets (``trained_on`` of :mod:`g2s.nn.checkpoints`): Section 5 trains on ER graphs of
 #: size 15 (p = 0.15); Figure 2(a)'s bipartite panel on bipartite graphs of size 20; Appendix D.2
 #: on planted-vertex-cover graphs of size 15
 ER15, BIPARTITE20, PLANTED15 = "er15", "bipartite20", "planted15"

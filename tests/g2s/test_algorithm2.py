@@ -29,9 +29,9 @@ from g2s.algorithm2.decide import ExactScores
 from g2s.algorithm2.evolve import neighbour_sum_into
 from g2s.algorithm2.fast import algorithm2_exact
 from g2s.algorithm2.literal import _vertex_scores, algorithm2_literal
-from g2s.checkpoints import default_checkpoint, load_checkpoint
 from g2s.graphs import make_graph
 from g2s.nn.batch import batch_graphs
+from g2s.nn.checkpoints import default_checkpoint, load_checkpoint
 from g2s.nn.model import build_model
 
 pytestmark = pytest.mark.torch
@@ -161,7 +161,7 @@ def test_resume_file_of_another_graph_is_refused(tmp_path):
 _KILLED_RUN = """
 import sys, torch
 from g2s.algorithm2.fast import algorithm2_exact
-from g2s.checkpoints import default_checkpoint, load_checkpoint
+from g2s.nn.checkpoints import default_checkpoint, load_checkpoint
 from g2s.graphs import make_graph
 from g2s.nn.batch import batch_graphs
 torch.set_num_threads(1)

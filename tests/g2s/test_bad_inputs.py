@@ -644,7 +644,7 @@ def test_t_max_flag_is_bounded_by_the_parser(tmp_path, path_graph):
 
 @pytest.mark.torch
 def test_t_max_is_bounded_by_the_graph_size(tmp_path):
-    from g2s.checkpoints import MAX_ROLLOUT_CELLS
+    from g2s.nn.checkpoints import MAX_ROLLOUT_CELLS
     n = MAX_ROLLOUT_CELLS // 1000 + 2
     g = tmp_path / "g.dimacs"
     g.write_text(f"p edge {n} 1\ne 1 2\n")

@@ -29,20 +29,21 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import g2s.nn.baselines  # noqa: E402, F401  registers the encoders
-from g2s.checkpoints import (  # noqa: E402
+from g2s.evaluate import solve_with_model  # noqa: E402
+from g2s.graphs import as_rng  # noqa: E402
+from g2s.nn.baselines import BASELINES, encoder_locality  # noqa: E402
+from g2s.nn.batch import batch_graphs, edge_array  # noqa: E402
+from g2s.nn.checkpoints import (  # noqa: E402
     checkpoint_path,
     load_checkpoint,
     read_meta,
     shipped,
     training_set,
 )
-from g2s.evaluate import solve_with_model  # noqa: E402
-from g2s.graphs import as_rng  # noqa: E402
-from g2s.nn.baselines import BASELINES, encoder_locality  # noqa: E402
-from g2s.nn.batch import batch_graphs, edge_array  # noqa: E402
 from g2s.nn.model import ENCODERS, ModelConfig, QModel  # noqa: E402
 from g2s.problems import is_feasible  # noqa: E402
-from g2s.rl.dqn import TrainConfig, _td_loss, train  # noqa: E402
+from g2s.rl.config import TrainConfig  # noqa: E402
+from g2s.rl.dqn import _td_loss, train  # noqa: E402
 from g2s.rl.replay import Transition  # noqa: E402
 from theory.local_gather import k_ball, rooted_ball  # noqa: E402
 

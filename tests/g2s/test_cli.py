@@ -11,8 +11,8 @@ import sys
 import networkx as nx
 import pytest
 
-from g2s.checkpoints import checkpoint_path
 from g2s.cli import main
+from g2s.nn.checkpoints import checkpoint_path
 
 
 def run(*args):

@@ -20,10 +20,10 @@ import torch
 from g2s import problems as P
 from g2s.algorithm2.fast import algorithm2_fast
 from g2s.algorithm2.literal import algorithm2_literal
-from g2s.checkpoints import CHECKPOINT_DIR, default_checkpoint, load_checkpoint
 from g2s.evaluate import solve_g2s, solve_with_model
 from g2s.graphs import make_graph
 from g2s.nn.batch import batch_graphs
+from g2s.nn.checkpoints import CHECKPOINT_DIR, default_checkpoint, load_checkpoint
 from g2s.nn.model import build_model
 
 pytestmark = pytest.mark.torch

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from g2s import problems as P
 from g2s.nn.batch import edge_array
 from g2s.reference.exact import optimum_by_enumeration as exact_optimum
-from g2s.rl.dqn import TrainConfig, train
+from g2s.rl.config import TrainConfig
+from g2s.rl.dqn import train
 from tests.strategies import brute_force_optimum, graphs
 
 pytestmark = pytest.mark.torch
@@ -66,7 +67,7 @@ def test_shipped_checkpoints_record_training_settings():
     """What we used (Section 5): ER-15 (p = 0.15), T = 5, T_max = 15, d = 16, Adam 1e-3,
     epsilon 1.0 -> 0.05 over 10,000 iterations, and the paper's 100,000 iterations
     (PAPER_ITERATIONS_PROBLEMS), recorded in every shipped checkpoint."""
-    from g2s.checkpoints import read_meta, shipped
+    from g2s.nn.checkpoints import read_meta, shipped
     metas = [read_meta(p) for k, p in shipped().items()
              if (k.encoder, k.trained_on) == ("g2s_rnn", "er15")]
     assert {m["train_config"]["problem"] for m in metas} == set(P.PROBLEMS)
@@ -86,7 +87,7 @@ def test_shipped_checkpoints_record_training_settings():
 def test_shipped_weights_follow_the_keep_best_tie_rule():
     """Shipped weights are the best-validation ones, ties going to the latest iteration: ER-15
     validation saturates early, and the first best would ship barely trained weights."""
-    from g2s.checkpoints import read_meta, shipped
+    from g2s.nn.checkpoints import read_meta, shipped
     for k, path in shipped().items():
         if (k.encoder, k.trained_on) != ("g2s_rnn", "er15"):
             continue

@@ -26,7 +26,7 @@ def make_run(tmp_path: Path, name="gridtest", **extra) -> Run:
 
 
 def shipped_model() -> Path:
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     return checkpoint_path("g2s_rnn", "mvc", "er15", 0)
 
 
@@ -129,7 +129,7 @@ def test_import_units_from_the_device_check(tmp_path, capsys):
     """The committed GPU units (benchmarks/results/device_units.jsonl): every G2S-RNN unit on
     the shipped ER-15 checkpoints matches Figure 2's ER grid at n = 800, has the local graph's
     fingerprint and re-validates."""
-    from g2s.checkpoints import checkpoint_path
+    from g2s.nn.checkpoints import checkpoint_path
     from reproduce.harness.unit_import import import_units
     path = ROOT / "benchmarks" / "results" / "device_units.jsonl"
     if not path.exists():

@@ -112,8 +112,8 @@ def test_imported_units_are_checked_before_use(tmp_path):
     import subprocess
     import sys
 
-    from g2s.checkpoints import checkpoint_path
     from g2s.graphs import graph_fingerprint
+    from g2s.nn.checkpoints import checkpoint_path
     from g2s.reference.certificates import instance_graph
     from reproduce.harness.grid import sha
     G = instance_graph("sparse_er", 150, 0)

@@ -38,7 +38,7 @@ MAX_T_MAX = 1000
 #: counts take 5 bytes a cell, so this is about 1.3 GB
 MAX_ROLLOUT_CELLS = 2**28
 
-CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
+CHECKPOINT_DIR = Path(__file__).resolve().parents[1] / "checkpoints"
 _DEFAULTS = "defaults.json"
 _NAME = re.compile(r"^(?P<encoder>\w+?)_(?P<problem>mvc|maxcut|mis)_(?P<trained_on>[a-z_]+\d+)"
                    r"_s(?P<seed>\d+)\.pt$")
@@ -109,7 +109,7 @@ def load_checkpoint(path, device="cpu", dtype=None):
     """
     import torch
 
-    from g2s.checkpoint_file import build_checked_model, read_checkpoint
+    from g2s.nn.checkpoint_file import build_checked_model, read_checkpoint
     payload = read_checkpoint(path, device=device)  # one-line CheckpointError on any fault
     model = build_checked_model(payload, path, device=device)
     model.to(torch.float64 if dtype is None else dtype).eval()
