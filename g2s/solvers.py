@@ -69,6 +69,7 @@ from g2s.exact_solvers import (
     bipartite_matching_number,
     max_cut_eigenvalue_bound,
 )
+from g2s.optional import reraise_interrupt
 from g2s.problems import PROBLEMS, check_solution, is_feasible
 from g2s.programs import PROGRAMS as _PROGRAMS
 from g2s.solver_programs import better, solve_program
@@ -253,7 +254,8 @@ def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backen
         try:
             import ortools.sat.python.cp_model  # noqa: F401
             program = "cpsat"
-        except ImportError:
+        except ImportError as exc:
+            reraise_interrupt(exc)  # Ctrl-C during the import is not a missing package
             program = "highs"
         # isolated vertices form one trivial part: a subgraph per vertex cost seconds on
         # graphs with hundreds of thousands of them, past any time limit
