@@ -262,7 +262,9 @@ def solve_reference(problem: str, G: nx.Graph, time_limit: float = 240.0, backen
         # (real graphs, not views: a view filters all of G's vertices on every iteration)
         isolated = set(nx.isolates(G))
         rest = G.subgraph(set(G) - isolated).copy() if isolated else G
-        comps = [rest.subgraph(c) for c in nx.connected_components(rest)]
+        comps = list(nx.connected_components(rest))
+        # connected: the graph itself (a copy costs 0.8 s on 25,000 edges)
+        comps = [rest] if len(comps) == 1 else [rest.subgraph(c).copy() for c in comps]
         parts = [(H, _auto_method(problem, H, program)) for H in comps]
         if isolated:
             alone = nx.Graph()
