@@ -33,8 +33,8 @@ from reproduce.engine import CONNECT_TIMEOUT_S, probe_scheduler, scheduler_addre
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "paper_figures"
 PROFILES = ("smoke", "ci", "paper")
-VERDICTS = ("confirmed", "qualified", "refuted", "inconclusive", "not-reproduced", "pending",
-            "recorded")
+VERDICTS = ("confirmed", "qualified", "refuted", "seed-dependent", "undecided", "inconclusive",
+            "uninformative", "not-reproduced", "pending", "recorded")
 
 
 class OneLineParser(argparse.ArgumentParser):

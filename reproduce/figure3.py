@@ -34,6 +34,7 @@ from reproduce.grid import (
 )
 from reproduce.grid import summarise as grid_summarise
 from reproduce.plots import interval_bars, null_curve, ratio_panel
+from reproduce.verdicts.seeds import seed_claim
 
 NAME = "figure3"
 PROBLEM = "mvc"
@@ -103,22 +104,33 @@ def summarise(raw: dict) -> dict:
             "intervals": point_intervals(raw["instances"], FAMILIES, models, raw["sizes"])}
 
 
-def _within(result: dict) -> dict:
-    """The bound claim "G2S-RNN's seed-mean ratio <= 1.10 at every (family, size) point"."""
+#: Section 5.1's reading of Figure 3: "In general, G2S-RNN has a performance that is within 10%
+#: of the optimal, across the range of graph types and sizes considered", and the caption: the
+#: worst-case greedy type "has only one graph at each size; hence, the results show outliers for
+#: this graph type".  "In general" is decided on the random families; the one-graph family is
+#: reported beside it as the caption's outliers
+GENERAL_FAMILIES = ("regular", "bipartite")
+OUTLIER_FAMILIES = ("greedy_worst",)
+
+
+def _within(result: dict, families=GENERAL_FAMILIES) -> dict:
+    """The threshold claim "ratio <= 1.10 at every informative (family, size) point" for each
+    G2S-RNN training seed, then k of n seeds (:func:`reproduce.verdicts.seeds.seed_claim`)."""
     inst = result.get("instances", [])
-    return rule.bound_claim(inst, {"G2S-RNN": rule.seed_keys(inst, "g2s_rnn")},
-                            S.WITHIN_10PCT, min_seeds=S.MIN_SEEDS)
+    return seed_claim(inst, rule.seed_keys(inst, "g2s_rnn"), S.WITHIN_10PCT,
+                      null_key=S.NULL_BASELINE, families=families)
 
 
 def derive_verdicts(result: dict) -> dict:
-    """Verdicts of the Figure 3 claims, from the JSON alone, by :mod:`reproduce.verdicts`.
+    """Verdicts of the Figure 3 claims, from the JSON alone.
 
-    Rules fixed before the 20-graphs-per-point data were generated (the earlier rules compared
-    plotted means with the bar, without intervals):
-
-    * ``fig3-g2s-within-10pct``: the bound claim "seed-mean ratio <= 1.10" over every (family,
-      size) point (Bonferroni over the points, two-level bootstrap, at least
-      ``S.MIN_SEEDS`` seeds); a confirmation from sizes below 3,200 is ``qualified``.
+    * ``fig3-g2s-within-10pct``: the seed rule of :mod:`reproduce.verdicts.seeds` (each
+      training seed decided on its own graphs at the informative points of the random
+      families, then k of n seeds with a Wilson interval), with the worst-case family's
+      outliers beside it; a confirmation from sizes below 3,200 is ``qualified``.  (Revised
+      before the ten-seed data: the two-level bootstrap over three seeds amounted to "all seeds
+      agree", and the rule read the greedy worst case, which the paper calls outliers, as part
+      of "in general".)
     * ``fig3-g2s-beats-heuristics``: "no heuristic does better": the paired differences
       G2S-RNN - heuristic (graphs shared, then G2S-RNN's seeds) at every (heuristic, family,
       size) point, one Bonferroni family; refuted where some heuristic is lower beyond the
@@ -130,10 +142,11 @@ def derive_verdicts(result: dict) -> dict:
     kind = within.pop("verdict")
     if kind == "confirmed" and max_n < S.PAPER_MAX_N:
         kind, within["why"] = "qualified", f"confirmed on sizes up to {max_n} only"
-    inst = result.get("instances", [])
+    outliers = _within(result, OUTLIER_FAMILIES)
     within = verdict(kind, **within, max_n=max_n, profile=result["profile"],
-                     per_seed=rule.per_seed_summary(inst, rule.seed_keys(inst, "g2s_rnn"),
-                                                    S.WITHIN_10PCT))
+                     outliers=f"{outliers['verdict']}, {outliers['k_of_n']} seeds hold "
+                              f"({outliers['per_seed']})")
+    inst = result.get("instances", [])
     heur = rule.comparison_claim(inst, rule.seed_keys(inst, "g2s_rnn"),
                                  {h: [h] for h in HEURISTICS}, 0.0, min_seeds=S.MIN_SEEDS)
     heur = verdict(heur.pop("verdict"), **heur, profile=result["profile"])
@@ -163,8 +176,7 @@ def baselines_verdict(result: dict) -> dict:
     g2s = _within(result)
     vals = dict(poor=", ".join(poor) or "none", good=", ".join(good) or "none",
                 baselines=len(names), poor_count=len(poor), profile=result["profile"],
-                g2s_verdict=g2s["verdict"], g2s_worst=g2s.get("worst_mean"),
-                g2s_interval=g2s.get("interval"),
+                g2s_verdict=g2s["verdict"], g2s_seeds=g2s.get("k_of_n"),
                 worst_per_baseline="; ".join(
                     f"{b} {per[b]['worst_mean']:.3f} {per[b]['interval']} at "
                     f"{per[b]['worst'].split(':', 1)[1]} ({per[b]['sample']}: "
