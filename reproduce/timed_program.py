@@ -1,4 +1,4 @@
-"""The paper's yardstick, measured: how far a 0/1 program with a 240 s cut-off is from the best known.
+"""The paper's yardstick measured: how far a 0/1 program cut off at 240 s is from the best known.
 
 The paper (Section 5, "Heuristics compared") "attempt[s] to compute the optimal solution via the
 Gurobi optimization package [...] with a cut-off time of 240 s, and report[s] performance in

@@ -113,7 +113,8 @@ def _records(per_seed: dict, null=None, graphs=6, points=(("er", 100), ("er", 20
     recs = []
     for family, n in points:
         for i in range(graphs):
-            res = {k: {"ratio": lv[(family, n)] + 0.002 * (i % 3 - 1)} for k, lv in per_seed.items()}
+            res = {k: {"ratio": lv[(family, n)] + 0.002 * (i % 3 - 1)}
+                   for k, lv in per_seed.items()}
             if null is not None:
                 res["trivial"] = {"ratio": null[(family, n)]}
             recs.append({"family": family, "n": n, "index": i, "results": res})
