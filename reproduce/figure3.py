@@ -34,7 +34,7 @@ from reproduce.grid import (
 )
 from reproduce.grid import summarise as grid_summarise
 from reproduce.plots import interval_bars, null_curve, ratio_panel
-from reproduce.verdicts.seeds import seed_claim
+from reproduce.verdicts.seeds import seed_claim, seeds_verdict
 
 NAME = "figure3"
 PROBLEM = "mvc"
@@ -47,6 +47,10 @@ MVC_SEEDS = S.G2S_SEEDS[(PROBLEM, S.ER15)]
 CLAIM_WITHIN = "fig3-g2s-within-10pct"
 CLAIM_HEUR = "fig3-g2s-beats-heuristics"
 CLAIM_BASE = "figure3-baselines-inconsistent"
+CLAIM_DEPTH = "intro-more-convolutions"
+#: a rank correlation below this is no "more convolutions for larger graphs" worth the name
+#: (Cohen's small effect for a correlation), fixed before the ten-seed data
+DEPTH_TREND_MIN = 0.1
 
 
 def checkpoint_paths(directory=None) -> dict:
@@ -150,7 +154,73 @@ def derive_verdicts(result: dict) -> dict:
     heur = rule.comparison_claim(inst, rule.seed_keys(inst, "g2s_rnn"),
                                  {h: [h] for h in HEURISTICS}, 0.0, min_seeds=S.MIN_SEEDS)
     heur = verdict(heur.pop("verdict"), **heur, profile=result["profile"])
-    return {CLAIM_WITHIN: within, CLAIM_HEUR: heur, CLAIM_BASE: baselines_verdict(result)}
+    return {CLAIM_WITHIN: within, CLAIM_HEUR: heur, CLAIM_BASE: baselines_verdict(result),
+            CLAIM_DEPTH: depth_verdict(result)}
+
+
+def _depth_records(result: dict, key: str, families=GENERAL_FAMILIES) -> tuple[list, list]:
+    """``(sizes, chosen T)`` of one seed over every graph of ``families``."""
+    ns, ts = [], []
+    for r in result.get("instances", []):
+        got = r.get("results", {}).get(key, {})
+        if r["family"] in families and got.get("best_T") is not None:
+            ns.append(int(r["n"]))
+            ts.append(int(got["best_T"]))
+    return ns, ts
+
+
+def _spearman(a, b, axis=-1):
+    """Spearman's rank correlation along ``axis`` (vectorized for the bootstrap; constant
+    resamples give 0)."""
+    import numpy as np
+    from scipy.stats import rankdata
+    ra, rb = rankdata(a, axis=axis), rankdata(b, axis=axis)
+    ra = ra - ra.mean(axis=axis, keepdims=True)
+    rb = rb - rb.mean(axis=axis, keepdims=True)
+    den = np.sqrt((ra * ra).sum(axis=axis) * (rb * rb).sum(axis=axis))
+    num = (ra * rb).sum(axis=axis)
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+
+def depth_verdict(result: dict) -> dict:
+    """Section 1: "we can use a small number of graph convolutions during training with small
+    graphs and perform more convolutions at test time for larger graphs".  Algorithm 2 picks
+    the depth ``T`` per graph; per training seed, Spearman's rank correlation between the graph
+    size and the chosen ``T`` over the graphs of the random families, with a 95% percentile
+    bootstrap interval over graphs (pairs resampled): the seed *holds* when the lower end is
+    above 0, *fails* when the upper end is below :data:`DEPTH_TREND_MIN` (no trend worth the
+    name), else undecided; then k of n seeds (:func:`reproduce.verdicts.seeds.seeds_verdict`).
+    Rule fixed before the ten-seed data (the three-seed JSON had been seen)."""
+    import numpy as np
+    from scipy import stats
+
+    from reproduce.verdicts.rule import _RNG_ARG, METHOD, N_RESAMPLES, SEED
+    inst = result.get("instances", [])
+    decisions, notes, means = {}, [], {}
+    for key in rule.seed_keys(inst, "g2s_rnn"):
+        ns, ts = _depth_records(result, key)
+        if len(set(ns)) < 2 or len(set(ts)) < 2:
+            continue
+        rho = stats.spearmanr(ns, ts).statistic
+        ci = stats.bootstrap((np.array(ns, float), np.array(ts, float)), _spearman,
+                             paired=True, vectorized=True, n_resamples=N_RESAMPLES,
+                             method=METHOD,
+                             confidence_level=0.95, **{_RNG_ARG: np.random.default_rng(SEED)})
+        low, high = float(ci.confidence_interval.low), float(ci.confidence_interval.high)
+        d = "holds" if low > 0 else "fails" if high < DEPTH_TREND_MIN else "undecided"
+        label = f"s{key.rsplit('_s', 1)[1]}"
+        decisions[label] = d
+        notes.append(f"{label} {d} (rho {rho:+.2f} [{low:+.2f}, {high:+.2f}])")
+        for n, t in zip(ns, ts):
+            means.setdefault(n, []).append(t)
+    if not decisions:
+        return verdict("pending", why="no chosen depths in this JSON", k_of_n="0 of 0",
+                       per_seed="none", mean_T="none")
+    got = seeds_verdict(decisions)
+    return verdict(got["verdict"], k_of_n=got["k_of_n"], per_seed="; ".join(notes),
+                   fraction_interval="[{:.2f}, {:.2f}]".format(*got["fraction_interval"]),
+                   mean_T=", ".join(f"n={n}: {np.mean(v):.1f}" for n, v in sorted(means.items())),
+                   trend_min=DEPTH_TREND_MIN, t_max=result.get("t_max"))
 
 
 def baselines_verdict(result: dict) -> dict:

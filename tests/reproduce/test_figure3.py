@@ -97,3 +97,31 @@ def test_beats_heuristics_rule():
     # greedy ties G2S-RNN's seed mean while one seed is worse: not decided either way
     tie = derive_verdicts(_result(g2s=(1.0, 1.0, 1.06), greedy=1.02))
     assert tie["fig3-g2s-beats-heuristics"]["verdict"] == "inconclusive"
+
+
+def _with_depths(slopes, graphs=12, sizes=(25, 50, 100, 200, 400)):
+    """Figure 3 records whose G2S-RNN seed k picks T = 3 + slopes[k] * log2(n / 25) (rounded),
+    jittered by graph."""
+    import math
+    rows = []
+    for f in FAMILIES:
+        for n in sizes:
+            for i in range(graphs):
+                res = {f"g2s_rnn_s{k}": {"ratio": 1.0, "best_T": max(1, round(
+                    3 + b * math.log2(n / 25) + (i % 3 - 1)))} for k, b in enumerate(slopes)}
+                rows.append({"family": f, "n": n, "index": i, "results": res})
+    return {"profile": "ci", "baselines": [], "sizes": list(sizes), "instances": rows,
+            "t_max": 15}
+
+
+def test_more_convolutions_for_larger_graphs_rule():
+    from reproduce.figure3 import depth_verdict
+    grow = depth_verdict(_with_depths((1.0,) * 10))
+    assert grow["verdict"] == "confirmed" and grow["k_of_n"] == "10 of 10"
+    fewer = depth_verdict(_with_depths((-0.5,) * 10))       # fewer convolutions: fails
+    assert fewer["verdict"] == "refuted" and fewer["k_of_n"] == "0 of 10"
+    # no trend at all: 120 graphs per seed cannot tell rho = 0 from rho = 0.1
+    flat = depth_verdict(_with_depths((0.0,) * 10))
+    assert flat["verdict"] == "undecided" and "rho +0.00" in flat["per_seed"]
+    split = depth_verdict(_with_depths((1.0,) * 5 + (-0.5,) * 5))
+    assert split["verdict"] == "seed-dependent" and split["mean_T"].startswith("n=25: ")
