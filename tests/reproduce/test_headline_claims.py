@@ -36,4 +36,15 @@ def test_intro_three_problems_on_the_committed_json():
 
 
 def test_abs_sota_on_the_committed_json():
+    """The counts the ledger's evidence quotes, pinned: an undecided point is not passing."""
+    import json
+
+    from reproduce.common import DEFAULT_OUT
+    from reproduce.headline import point_outcomes
+    results = {n: json.loads((DEFAULT_OUT / f"{n}.json").read_text())
+               for n in ("figure3", "figure4")}
+    assert point_outcomes(results) == {
+        "mvc": {"points": 15, "beaten": 0, "not_worse": 6, "undecided": 9},
+        "maxcut": {"points": 10, "beaten": 0, "not_worse": 6, "undecided": 4},
+        "mis": {"points": 10, "beaten": 2, "not_worse": 6, "undecided": 2}}
     assert headline_verdicts()["abs-sota"] == "undecided"
