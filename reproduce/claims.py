@@ -198,19 +198,22 @@ def dirty_provenance(provenance) -> str | None:
     return None
 
 
-def refresh_verdicts(name: str) -> Path:
+def refresh_verdicts(name: str, commit: str | None = None) -> Path:
     """Re-apply the current ``derive_verdicts`` of ``reproduce/SCRIPT.py`` to the committed
     ``paper_figures/NAME.json`` and store the result (nothing else in the file changes but
-    ``provenance.verdicts_refreshed``, which records the git commit whose rule decided)."""
+    ``provenance.verdicts_refreshed``, which records the git commit whose rule decided).
+    ``commit``: that commit, read once before a batch of refreshes (the first refreshed file
+    would otherwise make the tree look modified to the next)."""
     from g2s.fsutil import atomic_write_json
     from reproduce.common import git_commit
+    commit = git_commit() if commit is None else commit
     path = FIGURES / f"{name}.json"
     if not path.is_file():
         raise LedgerError(f"--refresh: {path} does not exist")
     payload = json.loads(path.read_text())
     payload.pop("verdicts", None)
     payload.setdefault("provenance", {})["verdicts_refreshed"] = {
-        "git_commit": git_commit(), "why": "decision rule changed; data not regenerated"}
+        "git_commit": commit, "why": "decision rule changed; data not regenerated"}
     as_written = json.loads(json.dumps(payload, sort_keys=True))
     payload["verdicts"] = _load_script(Path(name).name).derive_verdicts(as_written)
     atomic_write_json(path, payload)
@@ -308,8 +311,10 @@ def main(argv=None) -> int:
     if args.check and args.refresh:
         p.error("--refresh writes files; it cannot be combined with --check")
     try:
+        from reproduce.common import git_commit
+        commit = git_commit()
         for name in args.refresh:
-            print(f"claims: refreshed the verdicts of {refresh_verdicts(name)}")
+            print(f"claims: refreshed the verdicts of {refresh_verdicts(name, commit)}")
         claims = load_ledger()
     except LedgerError as exc:
         print(f"claims: error: {exc}", file=sys.stderr)
