@@ -143,7 +143,7 @@ def _model_claim(result: dict, family: str, name: str) -> dict | None:
 def _fmt(claim: dict | None) -> str:
     if claim is None:
         return "absent"
-    return f"{claim['verdict']}, {claim['k_of_n']} seeds hold ({claim['per_seed']})"
+    return f"{claim['verdict']}, seeds holding: {claim['k_of_n']} ({claim['per_seed']})"
 
 
 def _combined(kinds) -> str:

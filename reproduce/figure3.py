@@ -148,7 +148,7 @@ def derive_verdicts(result: dict) -> dict:
         kind, within["why"] = "qualified", f"confirmed on sizes up to {max_n} only"
     outliers = _within(result, OUTLIER_FAMILIES)
     within = verdict(kind, **within, max_n=max_n, profile=result["profile"],
-                     outliers=f"{outliers['verdict']}, {outliers['k_of_n']} seeds hold "
+                     outliers=f"{outliers['verdict']}, seeds holding: {outliers['k_of_n']} "
                               f"({outliers['per_seed']})")
     inst = result.get("instances", [])
     heur = rule.comparison_claim(inst, rule.seed_keys(inst, "g2s_rnn"),

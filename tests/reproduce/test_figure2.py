@@ -56,7 +56,7 @@ def test_g2s_good_and_baselines_poor_is_qualified_below_3200_and_confirmed_at_32
     assert v["verdict"] == "qualified" and v["max_n"] == 400
     assert v["good_on_both"] == "none" and v["baselines_compared"] == len(BASELINES)
     assert v["s2v_subclaim"] == "holds"
-    assert v["g2s_er"].startswith("confirmed, 10 of 10 seeds hold (s0 holds (er@")
+    assert v["g2s_er"].startswith("confirmed, seeds holding: 10 of 10 (s0 holds (er@")
     assert _v(_result(sizes=(25, 3200)))["verdict"] == "confirmed"
 
 

@@ -67,7 +67,7 @@ def test_within_10pct_reads_in_general_and_reports_the_worst_case_outliers():
     which the caption calls outliers, is shown beside the verdict, not decided into it."""
     got = _within(g2s=TEN_GOOD, worst=TEN_POOR, sizes=(25, 3200))
     assert got["verdict"] == "confirmed"
-    assert got["outliers"].startswith("refuted, 0 of 10 seeds hold")
+    assert got["outliers"].startswith("refuted, seeds holding: 0 of 10")
 
 
 def test_within_10pct_evidence_names_the_seeds_and_their_deciding_points():
