@@ -62,7 +62,7 @@ def test_g2s_good_and_baselines_poor_is_qualified_below_3200_and_confirmed_at_32
 
 def test_three_seeds_or_undecided_seeds_do_not_decide():
     v = _v(_result(sizes=(25, 3200), g2s_seeds=(10, 3)))
-    assert v["verdict"] == "undecided" and v["g2s_bipartite"].startswith("undecided, 3 of 3")
+    assert v["verdict"] == "undecided" and v["g2s_bipartite"].startswith("undecided, seeds holding: 3 of 3")
     assert _v(_result(g2s=(1.02, 1.097)))["verdict"] == "undecided"
     # three baseline seeds cannot show a baseline poor: the contrast stays undecided
     assert _v(_result(baseline_seeds=3))["verdict"] == "undecided"
