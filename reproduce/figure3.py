@@ -34,7 +34,7 @@ from reproduce.grid import (
 )
 from reproduce.grid import summarise as grid_summarise
 from reproduce.plots import interval_bars, null_curve, ratio_panel
-from reproduce.verdicts.seeds import seed_claim, seeds_verdict
+from reproduce.verdicts.seeds import fraction_text, seed_claim, seeds_verdict
 
 NAME = "figure3"
 PROBLEM = "mvc"
@@ -208,7 +208,7 @@ def depth_verdict(result: dict) -> dict:
                              confidence_level=0.95, **{_RNG_ARG: np.random.default_rng(SEED)})
         low, high = float(ci.confidence_interval.low), float(ci.confidence_interval.high)
         d = "holds" if low > 0 else "fails" if high < DEPTH_TREND_MIN else "undecided"
-        label = f"s{key.rsplit('_s', 1)[1]}"
+        label = rule.seed_label(key)
         decisions[label] = d
         notes.append(f"{label} {d} (rho {rho:+.2f} [{low:+.2f}, {high:+.2f}])")
         for n, t in zip(ns, ts):
@@ -218,7 +218,7 @@ def depth_verdict(result: dict) -> dict:
                        per_seed="none", mean_T="none")
     got = seeds_verdict(decisions)
     return verdict(got["verdict"], k_of_n=got["k_of_n"], per_seed="; ".join(notes),
-                   fraction_interval="[{:.2f}, {:.2f}]".format(*got["fraction_interval"]),
+                   fraction_interval=fraction_text(got),
                    mean_T=", ".join(f"n={n}: {np.mean(v):.1f}" for n, v in sorted(means.items())),
                    trend_min=DEPTH_TREND_MIN, t_max=result.get("t_max"))
 

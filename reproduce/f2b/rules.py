@@ -16,7 +16,7 @@ from reproduce.f2b.config import (
     seed_labels,
     seed_of,
 )
-from reproduce.verdicts.seeds import seeds_verdict
+from reproduce.verdicts.seeds import fraction_text, seeds_verdict, some_seed_text
 
 __all__ = ["summarise", "derive_verdicts"]
 
@@ -169,10 +169,7 @@ def derive_verdicts(result: dict) -> dict:
     else:
         got = seeds_verdict(decisions, n_informative=len(informative))
         out["intro-25k"] = verdict(got["verdict"], **vals, k_of_n=got["k_of_n"],
-                                   fraction_interval="[{:.2f}, {:.2f}]".format(
-                                       *got["fraction_interval"]),
-                                   some_seed="yes: " + ", ".join(
-                                       s for s, d in decisions.items() if d == "holds")
-                                   if got["some_seed_holds"] else "no seed holds")
+                                   fraction_interval=fraction_text(got),
+                                   some_seed=some_seed_text(decisions))
     return out
 

@@ -64,10 +64,12 @@ from collections.abc import Mapping, Sequence
 from scipy import stats
 
 from reproduce.settings import MIN_SEEDS
+from reproduce.verdicts.records import seed_label
 from reproduce.verdicts.rule import N_RESAMPLES, SEED, interval_over_graphs
 
 __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decision",
-           "seeds_verdict", "seed_claim", "informative_points", "wilson"]
+           "seeds_verdict", "seed_claim", "informative_points", "wilson", "fraction_text",
+           "some_seed_text"]
 
 #: per-seed test level over graphs (step 1)
 ALPHA = 0.05
@@ -184,6 +186,23 @@ def seeds_verdict(decisions: Mapping[str, str] | Sequence[str], *,
             "seeds": {str(s): d for s, d in named.items()}}
 
 
+def fraction_text(verdict: Mapping) -> str:
+    """The Wilson interval of :func:`seeds_verdict`'s fraction as evidence shows it."""
+    low, high = verdict["fraction_interval"]
+    return f"[{low:.2f}, {high:.2f}]"
+
+
+def some_seed_text(decisions: Mapping[str, str]) -> str:
+    """The second line of a seed verdict: which seeds hold, if any (module docstring)."""
+    holding = [s for s, d in decisions.items() if d == "holds"]
+    return "yes: " + ", ".join(holding) if holding else "no seed holds"
+
+
+def _point_key(point: str) -> tuple[str, int]:
+    family, n = point.split("@")
+    return family, int(n)
+
+
 def _point_values(instances: Sequence[Mapping], key: str, families=None,
                   field: str = "ratio") -> dict[str, list[float]]:
     """``{"family@n": [per-graph value of result key]}`` from a figure JSON's records."""
@@ -195,8 +214,7 @@ def _point_values(instances: Sequence[Mapping], key: str, families=None,
         if families is not None and rec["family"] not in families:
             continue
         out.setdefault(f"{rec['family']}@{int(rec['n'])}", []).append(float(r[field]))
-    return dict(sorted(out.items(), key=lambda kv: (kv[0].split("@")[0],
-                                                    int(kv[0].split("@")[1]))))
+    return dict(sorted(out.items(), key=lambda kv: _point_key(kv[0])))
 
 
 def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
@@ -214,25 +232,25 @@ def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
     ("i of p points"), ``per_seed`` (each seed's decision and deciding point).
     """
     per_seed = {k: _point_values(instances, k, families) for k in keys}
-    points = sorted({p for v in per_seed.values() for p in v},
-                    key=lambda p: (p.split("@")[0], int(p.split("@")[1])))
+    points = sorted({p for v in per_seed.values() for p in v}, key=_point_key)
     null = _point_values(instances, null_key, families) if null_key else {}
     if null:
         means = {p: sum(null[p]) / len(null[p]) for p in points if p in null}
-        informative = [p for p in informative_points(means, bar, direction)]
-        informative += [p for p in points if p not in null]  # no trivial run there: counts
+        # a point with no trivial run counts
+        keep = set(informative_points(means, bar, direction)) | {p for p in points
+                                                                 if p not in null}
+        informative = [p for p in points if p in keep]
         null_note = f"{len(points) - len(informative)} met by the trivial solver"
     else:
         informative = list(points)
         null_note = "no trivial-solver run in this JSON: every point counted"
-    informative = [p for p in points if p in set(informative)]
     decisions, notes = {}, []
     for k, values in per_seed.items():
         if not values:
             continue
         d = seed_decision(values, bar, direction=direction, points=informative,
                           n_resamples=n_resamples, seed=seed)
-        label = f"s{k.rsplit('_s', 1)[1]}" if "_s" in k else k
+        label = seed_label(k)
         decisions[label] = d["decision"]
         p = d["deciding_point"]
         if p is not None:
@@ -247,9 +265,6 @@ def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
     out = seeds_verdict(decisions, n_informative=len(informative), min_seeds=min_seeds)
     out.update(informative=f"{len(informative)} of {len(points)} points ({null_note})",
                per_seed="; ".join(notes), bar=bar, direction=direction,
-               fraction_interval=f"[{out['fraction_interval'][0]:.2f}, "
-                                 f"{out['fraction_interval'][1]:.2f}]",
-               some_seed=("yes: " + ", ".join(s for s, d in decisions.items() if d == "holds"))
-               if out["some_seed_holds"] else "no seed holds")
+               fraction_interval=fraction_text(out), some_seed=some_seed_text(decisions))
     del out["seeds"]
     return out
