@@ -50,6 +50,7 @@ from g2s.fsutil import atomic_write_text  # noqa: E402
 from g2s.io.files import read_graph  # noqa: E402
 from g2s.io.input_graph import FORMATS, MAX_INPUT_MIB, GraphFormatError  # noqa: E402
 from g2s.nn.checkpoints import MAX_ROLLOUT_CELLS, MAX_T_MAX  # noqa: E402
+from g2s.optional import reraise_interrupt  # noqa: E402
 from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective  # noqa: E402
 
 __all__ = ["main", "run", "build_parser"]
@@ -149,6 +150,7 @@ def _train(argv: list) -> dict:
     try:
         from g2s import train as train_mod
     except ImportError as exc:
+        reraise_interrupt(exc)
         raise ValueError(f"'g2s train' needs PyTorch ({exc}); install the CPU wheel with "
                          "'pip install torch==2.13.0'") from None
     from g2s.nn.device import resolve_device
@@ -182,6 +184,7 @@ def _solve(args) -> dict:
 
             from g2s.evaluate import solve_g2s
         except ImportError as exc:
+            reraise_interrupt(exc)
             raise ValueError(f"--method {args.method} needs PyTorch ({exc}); install the CPU "
                              "wheel with 'pip install torch==2.13.0'") from None
         info["import_s"] = round(time.perf_counter() - t_import, 6)

@@ -1,16 +1,21 @@
 """The claims ledger: re-derive every verdict, render CLAIMS.md, fail on drift.
 
-``python reproduce/claims.py``            re-derive verdicts and (re)write CLAIMS.md
+``python reproduce/claims.py``            re-derive verdicts and (re)write CLAIMS.md,
+                                          RESULTS.md (the figures with their verdicts) and
+                                          the README's findings
 ``python reproduce/claims.py --check``    re-derive, and exit 1 when any verdict drifted or
-                                          CLAIMS.md is stale (what CI runs)
+                                          CLAIMS.md / RESULTS.md / the README's findings
+                                          are stale (what CI runs)
 ``python reproduce/claims.py --refresh NAME``  after a rule changed: store the current rule's
                                           verdicts in the committed ``paper_figures/NAME.json``
                                           (its data untouched; ``provenance.verdicts_refreshed``
                                           records the commit of the rule), then re-derive
 
 The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of the paper with
-``id``, ``where``, ``statement``, ``paper_value``, ``check``, ``tolerance``, ``verdict``,
-``evidence``.  A ``check`` is one of
+``id``, ``where``, ``group`` (experiments, theory or setup: the summary's sections, in paper
+order inside each), ``short`` (the claim in at most 80 characters, for the summary),
+``statement``, ``paper_value``, ``ours`` (our value for the summary; placeholders like
+``evidence``'s), ``check``, ``tolerance``, ``verdict``, ``evidence``.  A ``check`` is one of
 
 * ``""``: not checked yet (verdict must be ``pending``), or a reading of the paper that no
   check could contradict (verdict ``recorded``: shown apart from the tested verdicts);
@@ -29,14 +34,12 @@ The ledger is ``reproduce/claims.toml``: one ``[[claim]]`` table per claim of th
   checks is shown as written.
 
 A claim may list ``variants``: ids of claims that re-check it with a choice the paper leaves
-unstated (training length, checkpoint selection: the ``*-early-weights`` entries).  When the
-claim's own check gives ``refuted`` but some variant is not refuted, the claim is
-``not-reproduced`` (our re-implementation fails it, but a choice the paper does
-not state could decide it); a failure that holds for every variant stays ``refuted``.
+unstated (training length, checkpoint selection: the ``*-early-weights`` entries).  CLAIMS.md
+links them; they never change the claim's verdict (a one-seed variant can decide nothing, and
+letting it soften a refutation made ``refuted`` unreachable).
 
-Verdicts: ``confirmed``, ``qualified``, ``refuted``, ``inconclusive`` (the decision rule of
-``reproduce/verdicts.py`` could not separate the interval from the bound), ``not-reproduced``,
-``pending``, and ``recorded`` (our reading of an ambiguity of the paper, not a tested claim).
+Verdicts: the words of :data:`reproduce.claims_render.VERDICT_MEANING`, each with its one
+meaning, which CLAIMS.md shows as its legend.
 ``--check`` also fails when evidence cannot be rendered (a missing field, a stray brace) or a
 count disagrees with its noun ("1 seeds", "3 seed"), and when a figure JSON was written from a
 tree with uncommitted changes (a ``+dirty`` commit in its provenance).
@@ -59,19 +62,30 @@ if not __package__:  # run as python reproduce/claims.py
 
 from reproduce.claims_render import (  # noqa: F401 - re-exported: the ledger's rendering
     COUNT_NOUNS,
+    FINDINGS_END,
+    FINDINGS_START,
+    GROUPS,
+    README_FINDINGS,
+    SHORT_MAX,
     VERDICTS,
     evidence_problems,
     evidence_text,
     render,
+    render_findings,
+    render_results,
+    with_findings,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "reproduce" / "claims.toml"
 CLAIMS_MD = ROOT / "CLAIMS.md"
+RESULTS_MD = ROOT / "RESULTS.md"
+README = ROOT / "README.md"
 FIGURES = ROOT / "paper_figures"
 #: what a check can find (one list, reproduce.common's), and "recorded": a reading of the paper
 UNCHECKED = ("pending", "recorded")  # verdicts that need no check
-REQUIRED = ("id", "where", "statement", "paper_value", "check", "tolerance", "verdict", "evidence")
+REQUIRED = ("id", "where", "group", "short", "statement", "paper_value", "ours", "check",
+            "tolerance", "verdict", "evidence")
 
 
 class LedgerError(Exception):
@@ -95,6 +109,10 @@ def load_ledger(path: Path = LEDGER) -> list[dict]:
         seen.add(c["id"])
         if c["verdict"] not in VERDICTS:
             raise LedgerError(f"claim {c['id']}: unknown verdict {c['verdict']!r}")
+        if c["group"] not in GROUPS:
+            raise LedgerError(f"claim {c['id']}: group must be one of {', '.join(GROUPS)}")
+        if len(c["short"]) > SHORT_MAX or not c["short"].strip():
+            raise LedgerError(f"claim {c['id']}: short must be 1 to {SHORT_MAX} characters")
         chk = c["check"]
         if not chk and c["verdict"] not in UNCHECKED:
             raise LedgerError(f"claim {c['id']}: verdict {c['verdict']} needs a check")
@@ -180,19 +198,22 @@ def dirty_provenance(provenance) -> str | None:
     return None
 
 
-def refresh_verdicts(name: str) -> Path:
+def refresh_verdicts(name: str, commit: str | None = None) -> Path:
     """Re-apply the current ``derive_verdicts`` of ``reproduce/SCRIPT.py`` to the committed
     ``paper_figures/NAME.json`` and store the result (nothing else in the file changes but
-    ``provenance.verdicts_refreshed``, which records the git commit whose rule decided)."""
+    ``provenance.verdicts_refreshed``, which records the git commit whose rule decided).
+    ``commit``: that commit, read once before a batch of refreshes (the first refreshed file
+    would otherwise make the tree look modified to the next)."""
     from g2s.fsutil import atomic_write_json
     from reproduce.common import git_commit
+    commit = git_commit() if commit is None else commit
     path = FIGURES / f"{name}.json"
     if not path.is_file():
         raise LedgerError(f"--refresh: {path} does not exist")
     payload = json.loads(path.read_text())
     payload.pop("verdicts", None)
     payload.setdefault("provenance", {})["verdicts_refreshed"] = {
-        "git_commit": git_commit(), "why": "decision rule changed; data not regenerated"}
+        "git_commit": commit, "why": "decision rule changed; data not regenerated"}
     as_written = json.loads(json.dumps(payload, sort_keys=True))
     payload["verdicts"] = _load_script(Path(name).name).derive_verdicts(as_written)
     atomic_write_json(path, payload)
@@ -274,26 +295,7 @@ def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]
             derived[c["id"]] = ({"verdict": c["verdict"]} if not bad else
                                 {"verdict": "drift", "why": "; ".join(f"{n} {s}" for n, s in
                                                                       bad.items())})
-    for c in claims:
-        apply_variants(c, derived)
     return derived
-
-
-def apply_variants(claim: dict, derived: dict) -> None:
-    """A refuted claim whose ``variants`` are not all refuted becomes ``not-reproduced``
-    (module docstring); the variants and their verdicts are added to its derived object."""
-    alts = claim.get("variants", [])
-    own = derived[claim["id"]]
-    if not alts or own["verdict"] != "refuted":
-        return
-    kinds = {a: derived[a]["verdict"] for a in alts}
-    held = [a for a, k in kinds.items() if k not in ("refuted", "drift")]
-    if held:
-        derived[claim["id"]] = {
-            **own, "verdict": "not-reproduced",
-            "variants": ", ".join(f"{a}: {k}" for a, k in kinds.items()),
-            "why": f"refuted with the paper's settings but {', '.join(held)} is not: a choice "
-                   "the paper leaves unstated decides it"}
 
 
 def main(argv=None) -> int:
@@ -309,8 +311,10 @@ def main(argv=None) -> int:
     if args.check and args.refresh:
         p.error("--refresh writes files; it cannot be combined with --check")
     try:
+        from reproduce.common import git_commit
+        commit = git_commit()
         for name in args.refresh:
-            print(f"claims: refreshed the verdicts of {refresh_verdicts(name)}")
+            print(f"claims: refreshed the verdicts of {refresh_verdicts(name, commit)}")
         claims = load_ledger()
     except LedgerError as exc:
         print(f"claims: error: {exc}", file=sys.stderr)
@@ -323,18 +327,29 @@ def main(argv=None) -> int:
     bad = {c["id"]: p for c in claims if (p := evidence_problems(c, derived[c["id"]]))}
     for cid, problems in bad.items():
         print(f"claims: evidence: {cid}: {'; '.join(problems)}", file=sys.stderr)
-    text = render(claims, derived)
+    pages = {CLAIMS_MD: render(claims, derived),
+             RESULTS_MD: render_results(claims, derived,
+                                        lambda name: (FIGURES / f"{name}.png").exists())}
+    try:
+        pages[README] = with_findings(README.read_text(),
+                                       render_findings(claims, derived, README_FINDINGS))
+    except (OSError, ValueError) as exc:
+        print(f"claims: error: {exc}", file=sys.stderr)
+        return 1
     if args.check:
-        stale = not CLAIMS_MD.exists() or CLAIMS_MD.read_text() != text
-        if stale:
-            print("claims: CLAIMS.md is out of date; run python reproduce/claims.py",
+        stale = [p.name for p, text in pages.items()
+                 if not p.exists() or p.read_text() != text]
+        for name in stale:
+            print(f"claims: {name} is out of date; run python reproduce/claims.py",
                   file=sys.stderr)
         ok = not drift and not stale and not bad
-        print(f"claims: {len(claims)} claims, {len(drift)} drifted, "
-              f"CLAIMS.md {'stale' if stale else 'up to date'}")
+        pages_state = " and ".join(stale) + " stale" if stale else "pages up to date"
+        print(f"claims: {len(claims)} claims, {len(drift)} drifted, {pages_state}")
         return 0 if ok else 1
-    CLAIMS_MD.write_text(text)
-    print(f"claims: wrote {CLAIMS_MD.name} ({len(claims)} claims, {len(drift)} drifted)")
+    for path, text in pages.items():
+        path.write_text(text)
+    print(f"claims: wrote {', '.join(p.name for p in pages)} ({len(claims)} claims, "
+          f"{len(drift)} drifted)")
     return 1 if drift or bad else 0
 
 

@@ -33,6 +33,7 @@ from reproduce.harness.grid import (
     summarise,
 )
 from reproduce.harness.plots import interval_bars, null_curve, ratio_panel
+from reproduce.harness.verdicts.seeds import seed_claim
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -100,31 +101,28 @@ def compute(run: Run, device: str, directory=None) -> dict:
 
 
 def derive_verdicts(result: dict) -> dict:
-    """Each Section 5.2 threshold claim, by :mod:`reproduce.harness.verdicts` (rule fixed before the
-    20-graphs-per-point data; before, a plotted mean of 3 graphs and one seed was compared
-    with the bound): the bound claim "G2S-RNN's seed-mean ratio <= bound" over every (family,
-    size) point of the claim (Bonferroni, two-level bootstrap, at least ``S.MIN_SEEDS``
-    seeds); a confirmation below 3,200 vertices is qualified.  The evidence also names the
-    points where a heuristic is better beyond the noise (paired differences, one Bonferroni
-    family per claim)."""
+    """Each Section 5.2 threshold claim by the seed rule of :mod:`reproduce.harness.verdicts.seeds`:
+    "G2S-RNN's ratio <= bound at every informative (family, size) point" decided for each
+    training seed on its own graphs, then k of n seeds with a Wilson interval (a point where
+    the trivial solver already meets the bound does not count); a confirmation below 3,200
+    vertices is qualified.  The evidence also names the points where a heuristic is better
+    beyond the noise (paired differences, one Bonferroni family per claim).  (Revised before
+    the ten-seed data: the two-level bootstrap over three seeds amounted to "all seeds
+    agree".)"""
     out = {}
     max_n = max(int(n) for n in result.get("sizes") or [0])
     for claim, (problem, families, threshold) in CLAIMS.items():
         rows = result["instances"][problem]
         g2s = rule.seed_keys(rows, "g2s_rnn")
-        got = rule.bound_claim(rows, {"G2S-RNN": g2s}, threshold, families=families,
-                               min_seeds=S.MIN_SEEDS)
+        got = seed_claim(rows, g2s, threshold, null_key=S.NULL_BASELINE, families=families)
         heur = rule.comparison_claim(rows, g2s, {h: [h] for h in HEURISTICS[problem]}, 0.0,
                                      families=families, min_seeds=S.MIN_SEEDS)
         kind = got.pop("verdict")
         if kind == "confirmed" and max_n < S.PAPER_MAX_N:
             kind, got["why"] = "qualified", f"confirmed on sizes up to {max_n} only"
-        got["why"] = f" ({got['why']})" if got["why"] else ""   # renders after the points
         out[claim] = verdict(kind, **got, threshold=threshold, max_n=max_n,
                              profile=result["profile"], heuristic_better_at=heur["failing"],
-                             heuristic_verdict=heur["verdict"],
-                             per_seed=rule.per_seed_summary(rows, g2s, threshold,
-                                                            families=families))
+                             heuristic_verdict=heur["verdict"])
     out[CLAIM_BASE] = baselines_verdict(result)
     out["gurobi-reference"] = reference_verdict(result)
     return out
@@ -133,8 +131,10 @@ def derive_verdicts(result: dict) -> dict:
 def reference_verdict(result: dict) -> dict:
     """The caption: ratios below 1 come from the reference's time cut-off.  Refuted if any ratio
     below 1 is against a reference proven optimal (that would be a wrong "optimum"); otherwise
-    qualified: the mechanism holds, but our reference is CP-SAT/HiGHS with a proven bound (and
-    exact methods where the family allows), not Gurobi with 240 s."""
+    ``recorded``: the counts, which say how often a method beat a reference that was not
+    proven optimal (the reference is never beaten silently: such a solution becomes the best
+    known); how far the paper's own timed reference falls short is measured by
+    ``reproduce/timed_program.py``."""
     below, on_proven, proven, total = [], 0, 0, 0
     for problem, rows in sorted(result.get("instances", {}).items()):
         for row in rows:
@@ -149,7 +149,7 @@ def reference_verdict(result: dict) -> dict:
                 instances=total, where=", ".join(sorted(set(below))) if below else "none")
     if total == 0:
         return verdict("pending", **vals)
-    return verdict("refuted" if on_proven else "qualified", **vals)
+    return verdict("refuted" if on_proven else "recorded", **vals)
 
 
 def baselines_verdict(result: dict) -> dict:

@@ -1,15 +1,15 @@
-"""The paper's yardstick, measured: how far a 0/1 program with a 240 s cut-off is from the best known.
+"""The paper's yardstick measured: how far a 0/1 program cut off at 240 s is from the best known.
 
 The paper (Section 5, "Heuristics compared") "attempt[s] to compute the optimal solution via the
 Gurobi optimization package [...] with a cut-off time of 240 s, and report[s] performance in
 the form of approximation ratios relative to the solution found by the Gurobi solver".  Gurobi
 is not available here; this script runs what we have in its place -- CP-SAT (one search worker,
-the reference's own setting) and HiGHS, both through :func:`g2s.solver_programs.run_program`
+the reference's own setting) and HiGHS, both through :func:`g2s.reference.formulations.run_program`
 -- on the project's own evaluation graphs (:func:`g2s.certificates.instance_graph`), **cold**
 (no starting solution: the paper names none), with the paper's cut-off, and compares each
 answer with the best known solution of the graph: the best of the committed certificate, the
-state-of-the-art solver of :mod:`g2s.best_known` (:data:`BEST_KNOWN_BUDGET` seconds) and the
-timed programs themselves.
+state-of-the-art solver of :mod:`g2s.reference.best_known` (:data:`BEST_KNOWN_BUDGET` seconds)
+and the timed programs themselves.
 
 Per graph it records the program's objective and proven bound, the best known and who found
 it; per (problem, family, size) ``shortfall``: the mean ratio best known / program (>= 1,

@@ -41,6 +41,7 @@ from importlib import metadata
 import networkx as nx
 
 from g2s.heuristics import best_heuristic, max_cut_local_search
+from g2s.optional import reraise_interrupt
 from g2s.problems import PROBLEMS, check_solution
 from g2s.reference.formulations import better
 
@@ -200,7 +201,8 @@ def best_known_solution(problem: str, G: nx.Graph, time_limit: float = DEFAULT_B
             independent = chils_independent_set(G, time_limit, seed)
             found.append((solver, independent if problem == "mis"
                           else set(G.nodes) - independent))
-    except ImportError:
+    except ImportError as exc:
+        reraise_interrupt(exc)  # Ctrl-C during the import is not a missing package
         found.append((solver, None))
     for name, S in (extra or {}).items():
         found.append((name, set(S)))

@@ -35,8 +35,8 @@ from reproduce.harness.engine import CONNECT_TIMEOUT_S, probe_scheduler, schedul
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = REPO_ROOT / "paper_figures"
 PROFILES = ("smoke", "ci", "paper")
-VERDICTS = ("confirmed", "qualified", "refuted", "inconclusive", "not-reproduced", "pending",
-            "recorded")
+VERDICTS = ("confirmed", "qualified", "refuted", "seed-dependent", "undecided", "inconclusive",
+            "uninformative", "not-reproduced", "pending", "recorded")
 
 
 class OneLineParser(argparse.ArgumentParser):

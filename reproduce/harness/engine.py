@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from g2s.optional import reraise_interrupt
+
 __all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "DaskPool",
            "CONNECT_TIMEOUT_S", "DEFAULT_PORT", "scheduler_address", "probe_scheduler"]
 
@@ -173,7 +175,8 @@ class DaskPool:
     def __init__(self, address: str, workers: int = 1):
         try:
             import distributed
-        except ImportError:
+        except ImportError as exc:
+            reraise_interrupt(exc)
             raise SystemExit('--scheduler needs Dask: pip install -e ".[cluster]"') from None
         from reproduce.harness import _worker
         self._distributed, self._call = distributed, _shipped_by_value(_worker.call)

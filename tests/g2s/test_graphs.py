@@ -129,3 +129,14 @@ def test_paper_edge_count_bipartite_3200():
     m = gr.random_bipartite(3200, seed=0).number_of_edges()
     assert m == pytest.approx(0.75 * 1600 * 1600, rel=0.01)
     assert m == pytest.approx(1_900_000, rel=0.02)
+
+
+def test_grid_sides_are_equal_so_sizes_off_the_squares_are_rounded():
+    """Section 5's grids have sides with "equal number of vertices": a square of side s has s^2
+    vertices, so 50, 200, 800 and 3,200 cannot be met; the generator uses side round(sqrt(n))
+    and the test graphs have 49, 196, 784 and 3,249 vertices there (25, 100, 400 exactly)."""
+    from g2s.graphs import SIZE_LADDER, grid_2d
+    got = {n: grid_2d(n).number_of_nodes() for n in SIZE_LADDER}
+    assert got == {25: 25, 50: 49, 100: 100, 200: 196, 400: 400, 800: 784, 1600: 1600,
+                   3200: 3249}
+    assert all(round(n ** 0.5) ** 2 == got[n] for n in SIZE_LADDER)

@@ -116,3 +116,45 @@ def test_q_with_immediate_reward_satisfies_both(problem, G):
         == _optimum(problem, G)
     for S, a in _bellman_states(problem, G):
         assert q_with_reward(problem, G, S, a) == _bellman_rhs(q_with_reward, problem, G, S, a)
+
+
+def _empirical_loss(q_table, problem, G, states):
+    """Appendix C.1's empirical loss over ``states`` with a tabular Q~ (one parameter per
+    (S, a)): sum of (Q~(S, a) - f(S + a) + f(S) - max_a' Q~(S + a, a'))^2, the max over the
+    a' whose entry exists (a completion is still feasible)."""
+    import torch
+    loss = torch.zeros((), dtype=torch.float64)
+    for S, a in states:
+        Sa = frozenset(S | {a})
+        nxt = [q_table[(Sa, b)] for b in G if b not in Sa and (Sa, b) in q_table]
+        target = utility(problem, G, Sa) - utility(problem, G, S) + \
+            (torch.stack(nxt).max() if nxt else 0.0)
+        loss = loss + (q_table[(frozenset(S), a)] - target) ** 2
+    return loss
+
+
+@pytest.mark.parametrize("problem", ["mvc", "mis", "maxcut"])
+def test_the_bellman_solution_is_a_stationary_point_of_the_empirical_loss(problem):
+    """"The solution of the Bellman equations is a stationary point for this optimization"
+    (Appendix C.1): with Q~ set to that solution (Q with the immediate reward, on every state
+    the episode can reach), every residual is zero, so the loss is zero and its gradient too --
+    a global minimum, with or without the max's own gradient.  The definition as written is not
+    that solution for max cut, and there the loss is positive."""
+    torch = pytest.importorskip("torch")
+    G = nx.path_graph(4)
+    states = [(set(S), a) for S, a in _bellman_states(problem, G)]
+    keys = {(frozenset(S | {a}), b) for S, a in states for b in G if b not in S | {a}}
+    keys |= {(frozenset(S), a) for S, a in states}
+
+    def table(q):
+        vals = {k: q(problem, G, set(k[0]), k[1]) for k in keys}
+        return {k: torch.tensor(float(v), dtype=torch.float64, requires_grad=True)
+                for k, v in vals.items() if v is not None}
+
+    solved = table(q_with_reward)
+    loss = _empirical_loss(solved, problem, G, states)
+    loss.backward()
+    assert float(loss.detach()) == 0.0
+    assert all(p.grad is None or float(p.grad.abs().max()) == 0.0 for p in solved.values())
+    if problem == "maxcut":
+        assert float(_empirical_loss(table(q_as_written), problem, G, states).detach()) > 0

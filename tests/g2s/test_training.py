@@ -97,3 +97,22 @@ def test_shipped_weights_follow_the_keep_best_tie_rule():
         assert m["best_val_ratio"] == best
         assert m["selected_iteration"] == max(c["iteration"] for c in curve
                                               if c["val_ratio"] <= best), path.name
+
+
+def test_every_shipped_model_shares_the_paper_hyperparameters():
+    """Section 5, Training: every network "trained for 100,000 iterations, except WL kernel NN
+    which is trained for 200,000 iterations since it has more parameters", with a learning
+    rate of 1e-3, Adam, exploration 1.0 -> 0.05 over 10,000 iterations and vertex embedding
+    dimension 16 "in G2S-RNN and all the neural network baselines".  Read from the sidecar of
+    every shipped checkpoint, baselines included."""
+    from g2s.nn.checkpoints import read_meta, shipped
+    seen = set()
+    for k, path in shipped().items():
+        m = read_meta(path)
+        t, c = m["train_config"], m["model_config"]
+        seen.add(k.encoder)
+        assert (t["lr"], t["eps_start"], t["eps_end"], t["eps_decay"]) == \
+            (1e-3, 1.0, 0.05, 10_000), path.name
+        assert c["dim"] == 16, path.name
+        assert m["iterations"] == (200_000 if k.encoder == "wl_nn" else 100_000), path.name
+    assert {"g2s_rnn", "s2v", "wl_nn"} <= seen

@@ -38,8 +38,8 @@ def _ledger(tmp_path, body):
 def test_schema_errors(tmp_path):
     with pytest.raises(C.LedgerError, match="missing"):
         C.load_ledger(_ledger(tmp_path, '[[claim]]\nid = "x"\n'))
-    base = ('[[claim]]\nid="a"\nwhere="w"\nstatement="s"\npaper_value=""\ntolerance=""\n'
-            'evidence="e"\n')
+    base = ('[[claim]]\nid="a"\nwhere="w"\ngroup="theory"\nshort="s"\nstatement="s"\n'
+            'paper_value=""\nours=""\ntolerance=""\nevidence="e"\n')
     with pytest.raises(C.LedgerError, match="needs a check"):
         C.load_ledger(_ledger(tmp_path, base + 'check=""\nverdict="confirmed"\n'))
     with pytest.raises(C.LedgerError, match="unknown verdict"):
@@ -111,8 +111,9 @@ def _fake_figure(tmp_path, monkeypatch, derived):
 
 
 def _claim(evidence, check="json:fake#k", verdict="confirmed"):
-    claim = {"id": "x", "where": "w", "statement": "s", "paper_value": "", "check": check,
-             "tolerance": "", "verdict": verdict, "evidence": evidence}
+    claim = {"id": "x", "where": "w", "group": "experiments", "short": "s", "statement": "s",
+             "paper_value": "", "ours": "", "check": check, "tolerance": "", "verdict": verdict,
+             "evidence": evidence}
     if check.startswith("json:"):
         claim["rule_test"] = "tests/reproduce/test_fake.py::test_rule"
     return claim
@@ -163,6 +164,11 @@ def test_check_fails_on_evidence_defects(tmp_path, monkeypatch, capsys):
     _fake_figure(tmp_path, monkeypatch, {"verdict": "confirmed", "worst": 1.05, "seeds": 1})
     md = tmp_path / "CLAIMS.md"
     monkeypatch.setattr(C, "CLAIMS_MD", md)
+    monkeypatch.setattr(C, "RESULTS_MD", tmp_path / "RESULTS.md")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{C.FINDINGS_START}\nold\n{C.FINDINGS_END}\nrest\n")
+    monkeypatch.setattr(C, "README", readme)
+    monkeypatch.setattr(C, "README_FINDINGS", ("x",))
     for evidence in ("worst {worst} ({profile} profile)", "S = {} at {worst}",
                      "worst {worst} over {seeds} seeds"):
         _write_ledger(tmp_path, [_claim(evidence)], monkeypatch)
@@ -176,16 +182,44 @@ def test_check_fails_on_evidence_defects(tmp_path, monkeypatch, capsys):
 def test_recorded_and_inconclusive_verdicts(tmp_path):
     claims = [_claim("reading of the paper", check="", verdict="recorded"),
               _claim("interval straddles the bound at {worst}", verdict="inconclusive")]
-    claims[1]["id"] = "y"
+    claims[1].update(id="y", group="theory", ours="worst {worst}")
     loaded = C.load_ledger(_write_ledger(tmp_path, claims))
     derived = {c["id"]: {"verdict": "recorded"} if c["verdict"] == "recorded"
                else {"verdict": "inconclusive", "worst": 1.05} for c in loaded}
     assert C.derive_all(loaded[:1], skip_pytest=True) == {"x": {"verdict": "recorded"}}
     text = C.render(loaded, derived)
-    assert "| inconclusive | 1 |" in text and "| total tested | 1 |" in text
-    assert "| recorded (not tested; listed apart below) | 1 |" in text
-    tested, recorded = text.split("## Recorded")
-    assert "| y |" in tested and "| x |" not in tested and "| x |" in recorded
+    assert "2 claims: 1 inconclusive, 1 recorded." in text
+    summary, evidence = text.split("## Evidence, claim by claim")
+    assert "| [y](#claim-y): s |  | worst 1.05 | **inconclusive** |" in summary
+    assert summary.index("## Experiments") < summary.index("[x]") < \
+        summary.index("## Theory") < summary.index("[y]")
+    assert '<a id="claim-y"></a>' in evidence and "**Verdict: inconclusive.**" in evidence
+
+
+def test_schema_requires_a_group_and_a_short_claim(tmp_path):
+    claim = _claim("e", check="", verdict="recorded")
+    with pytest.raises(C.LedgerError, match="group"):
+        C.load_ledger(_write_ledger(tmp_path, [dict(claim, group="misc")]))
+    with pytest.raises(C.LedgerError, match="short"):
+        C.load_ledger(_write_ledger(tmp_path, [dict(claim, short="x" * (C.SHORT_MAX + 1))]))
+
+
+def test_summary_lists_every_claim_once_and_the_legend_exactly_the_words_in_use():
+    """On the committed ledger and CLAIMS.md: one summary line per entry, in its group; the
+    legend's words are the verdicts in use, each with its meaning; every anchor resolves."""
+    import re
+
+    from reproduce.claims_render import VERDICT_MEANING, anchor
+    claims = C.load_ledger()
+    text = C.CLAIMS_MD.read_text()
+    summary, evidence = text.split("## Evidence, claim by claim")
+    for c in claims:
+        assert summary.count(f"[{c['id']}](#{anchor(c['id'])})") == 1, c["id"]
+        assert evidence.count(f'<a id="{anchor(c["id"])}"></a>') == 1, c["id"]
+    legend = re.findall(r"^\| \*\*([a-z-]+)\*\* \| (.+) \|$", summary, re.M)
+    assert [w for w, _ in legend] == [v for v in C.VERDICTS if v in {c["verdict"] for c in claims}]
+    assert all(VERDICT_MEANING[w] == meaning for w, meaning in legend)
+    assert set(VERDICT_MEANING) == set(C.VERDICTS)
 
 
 def test_json_claims_name_the_tests_of_their_rule(tmp_path):
@@ -196,21 +230,19 @@ def test_json_claims_name_the_tests_of_their_rule(tmp_path):
     assert all(c["rule_test"].split() for c in C.load_ledger() if c["check"].startswith("json:"))
 
 
-def test_a_refuted_claim_with_a_variant_that_holds_is_not_reproduced(tmp_path):
-    derived = {"main": {"verdict": "refuted", "worst": 1.2},
-               "early": {"verdict": "qualified"}, "late": {"verdict": "refuted"}}
-    C.apply_variants({"id": "main", "variants": ["early", "late"]}, derived)
-    assert derived["main"]["verdict"] == "not-reproduced"
-    assert derived["main"]["variants"] == "early: qualified, late: refuted"
-    assert derived["main"]["worst"] == 1.2
-    every = {"main": {"verdict": "refuted"}, "late": {"verdict": "refuted"}}
-    C.apply_variants({"id": "main", "variants": ["late"]}, every)
-    assert every["main"]["verdict"] == "refuted"          # fails for every variant: refuted
-    kept = {"main": {"verdict": "inconclusive"}, "early": {"verdict": "confirmed"}}
-    C.apply_variants({"id": "main", "variants": ["early"]}, kept)
-    assert kept["main"]["verdict"] == "inconclusive"      # only a refutation is softened
-    base = ('[[claim]]\nid="a"\nwhere="w"\nstatement="s"\npaper_value=""\ntolerance=""\n'
-            'evidence="e"\ncheck=""\nverdict="pending"\nvariants=["zz"]\n')
+def test_variants_are_linked_but_never_change_a_verdict(tmp_path):
+    main = _claim("ratio {worst}", verdict="refuted")
+    early = dict(_claim("ratio {worst}", verdict="confirmed"), id="early")
+    main["variants"] = ["early"]
+    loaded = C.load_ledger(_write_ledger(tmp_path, [main, early]))
+    derived = {"x": {"verdict": "refuted", "worst": 1.2},
+               "early": {"verdict": "confirmed", "worst": 1.0}}
+    text = C.render(loaded, derived)
+    assert "**Verdict: refuted.**" in text and "[early](#claim-early)" in text
+    assert not hasattr(C, "apply_variants")
+    base = ('[[claim]]\nid="a"\nwhere="w"\ngroup="theory"\nshort="s"\nstatement="s"\n'
+            'paper_value=""\nours=""\ntolerance=""\nevidence="e"\ncheck=""\n'
+            'verdict="pending"\nvariants=["zz"]\n')
     with pytest.raises(C.LedgerError, match="variant"):
         C.load_ledger(_ledger(tmp_path, base))
 
@@ -243,3 +275,21 @@ def test_a_shared_unit_cache_compares_each_result_with_its_own_checkpoint(tmp_pa
     _check_cache("mvc", rows, {"t_max": 15, "checkpoints": {"mvc": {"m_s0": {
         "sha256_16": "bbbb"}}}}, tmp_path, out)
     assert len(out) == 1
+
+
+def test_results_page_shows_every_figure_with_the_claims_it_decides():
+    """RESULTS.md: a section per figure of the paper, its PNG embedded where generated, and
+    every JSON-decided claim under the figure whose JSON decides it, linked to CLAIMS.md."""
+    from reproduce.claims_render import FIGURES, anchor
+    text = (C.ROOT / "RESULTS.md").read_text()
+    sections = text.split("\n## ")
+    for name, where, _ in FIGURES:
+        body = next(s for s in sections if s.startswith(where + "\n"))
+        png = C.FIGURES / f"{name}.png"
+        assert (f"(paper_figures/{name}.png)" in body) == png.exists(), name
+    for c in C.load_ledger():
+        if c["check"].startswith("json:"):
+            name = c["check"][len("json:"):].split("#")[0]
+            where = next(w for n, w, _ in FIGURES if n == name)
+            body = next(s for s in sections if s.startswith(where + "\n"))
+            assert f"(CLAIMS.md#{anchor(c['id'])})" in body, c["id"]

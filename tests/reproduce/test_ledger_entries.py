@@ -11,9 +11,9 @@ entry drifts (``claims.py --check`` fails) when a regenerated output makes it st
   study size 50;
 * gurobi-reference: the max cut and MIS certificates ran 20 s per instance for the first 5
   graphs per size and 30 s (the default for new certificates) for graphs 5-19;
-* d3-random-parameter-collapse: with randomly initialised Graph2Seq parameters (our default
-  initialisation) about 8 of 16 coordinates are zero at layers 4-5; "more than 8" is
-  inconclusive by the decision rule.
+* d3-random-parameter-collapse (recorded): with randomly initialised Graph2Seq parameters (our
+  default initialisation) about 8 of 16 coordinates are zero at layers 4-5, the claim's bar,
+  by symmetry: no sample could decide "more than 8".
 """
 
 import json
@@ -118,16 +118,18 @@ def _zeros(torch, family, n, draws, layers):
 
 
 def test_random_parameter_dimension_collapse():
-    """Claim: more than 8 of 16 coordinates zero after 4-5 layers.  Per (family, n) the mean
-    over 100 random initialisations (5 graphs x 20 draws) gets a Bonferroni interval; under our
-    initialisation about half the coordinates are zero and the rule says inconclusive (every
-    interval contains 8)."""
+    """Recorded, not decided: the paper shows no random-parameter experiment and names no
+    distribution.  Under our initialisation a relu of a roughly symmetric pre-activation zeroes
+    about half the coordinates, so the mean is 8 of 16 by symmetry, the bar of the claim: no
+    sample size could decide "more than 8" (before, this was an "inconclusive" verdict that
+    its data could not change).  What is pinned: per (family, n) the mean over 100 random
+    initialisations (5 graphs x 20 draws) has an interval containing 8, and the overall mean
+    is within 0.3 of 8."""
     samples = {(f, n): _random_parameter_zeros(f, n)
                for f in ("er", "regular", "bipartite", "greedy_worst") for n in (25, 50)}
     conf = V.per_point_confidence(len(samples))
     ivs = {f"{f}@{n}": V.interval_over_graphs(v, confidence=conf, n_resamples=2000)
            for (f, n), v in samples.items()}
-    got = V.bound_verdict(ivs, 8, direction=">")
-    assert got["verdict"] == "inconclusive" and not got["failing"]
+    assert all(iv["low"] <= 8 <= iv["high"] for iv in ivs.values())
     overall = np.mean([np.mean(v) for v in samples.values()])
-    assert 7.7 <= overall <= 8.2
+    assert abs(overall - 8) <= 0.3

@@ -105,3 +105,48 @@ def test_verdict_is_a_legend_word_and_monotone_in_holding_seeds(k, f, u):
 def test_wilson_matches_the_textbook_value():
     lo, hi = wilson(9, 10)
     assert lo == pytest.approx(0.5958, abs=1e-3) and hi == pytest.approx(0.9821, abs=1e-3)
+
+
+def _records(per_seed: dict, null=None, graphs=6, points=(("er", 100), ("er", 200))):
+    """Figure-JSON instance records: ``per_seed[key][(family, n)]`` a ratio level per seed,
+    small per-graph noise around it; ``null`` the trivial solver's level per point."""
+    recs = []
+    for family, n in points:
+        for i in range(graphs):
+            res = {k: {"ratio": lv[(family, n)] + 0.002 * (i % 3 - 1)}
+                   for k, lv in per_seed.items()}
+            if null is not None:
+                res["trivial"] = {"ratio": null[(family, n)]}
+            recs.append({"family": family, "n": n, "index": i, "results": res})
+    return recs
+
+
+def test_seed_claim_counts_seeds_and_only_informative_points():
+    from reproduce.harness.verdicts.seeds import seed_claim
+    good = {("er", 100): 1.02, ("er", 200): 1.03}
+    bad = {("er", 100): 1.02, ("er", 200): 1.30}
+    seeds = {f"g2s_rnn_s{s}": good for s in range(10)}
+    got = seed_claim(_records(seeds), list(seeds), 1.10)
+    assert got["verdict"] == "confirmed" and got["k_of_n"] == "10 of 10"
+    assert got["informative"].startswith("2 of 2 points (no trivial-solver run")
+    half = {f"g2s_rnn_s{s}": (good if s < 5 else bad) for s in range(10)}
+    got = seed_claim(_records(half), list(half), 1.10)
+    assert got["verdict"] == "seed-dependent" and got["k_of_n"] == "5 of 10"
+    assert "s9 fails (er@200: 1.300" in got["per_seed"] and got["some_seed"].startswith("yes")
+    # the trivial solver meets the bar at n = 200: only n = 100 counts, where all hold
+    null = {("er", 100): 1.5, ("er", 200): 1.05}
+    got = seed_claim(_records(half, null), list(half), 1.10, null_key="trivial")
+    assert got["verdict"] == "confirmed"
+    assert got["informative"] == "1 of 2 points (1 met by the trivial solver)"
+    # nothing informative at all
+    easy = {("er", 100): 1.01, ("er", 200): 1.01}
+    got = seed_claim(_records(half, easy), list(half), 1.10, null_key="trivial")
+    assert got["verdict"] == "uninformative"
+
+
+def test_seed_claim_with_three_seeds_cannot_confirm():
+    from reproduce.harness.verdicts.seeds import seed_claim
+    good = {("er", 100): 1.02, ("er", 200): 1.03}
+    seeds = {f"g2s_rnn_s{s}": good for s in range(3)}
+    got = seed_claim(_records(seeds), list(seeds), 1.10)
+    assert got["verdict"] == "undecided" and got["k_of_n"] == "3 of 3"

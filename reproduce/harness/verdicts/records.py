@@ -20,7 +20,7 @@ from reproduce.harness.verdicts.rule import (
     per_point_confidence,
 )
 
-__all__ = ["point_samples", "point_intervals", "bound_claim", "seed_keys",
+__all__ = ["point_samples", "point_intervals", "bound_claim", "seed_keys", "seed_label",
            "comparison_claim", "per_seed_summary"]
 
 
@@ -94,6 +94,12 @@ def seed_keys(instances: Sequence[Mapping], name: str) -> list[str]:
     return sorted(found, key=lambda k: int(pattern.fullmatch(k).group(1))) or [name]
 
 
+def seed_label(key: str) -> str:
+    """A seed key's short name in evidence: ``g2s_rnn_s3`` -> ``s3``; a key without a seed
+    suffix (a one-seed model) is its own label."""
+    return f"s{key.rsplit('_s', 1)[1]}" if "_s" in key else key
+
+
 def comparison_claim(instances: Sequence[Mapping], a_methods: Sequence[str],
                      others: Mapping[str, Sequence[str]], bound: float = 0.0, *,
                      direction: str = "<=", families: Sequence[str] | None = None,
@@ -156,7 +162,6 @@ def per_seed_summary(instances: Sequence[Mapping], keys: Sequence[str], bound: f
         got = bound_claim(instances, {k: [k]}, bound, families=families, direction=direction)
         if got["verdict"] == "pending":
             continue
-        label = f"s{k.rsplit('_s', 1)[1]}" if "_s" in k else k
-        out.append(f"{label} {got['verdict']} (worst {got['worst_mean']:.3f} {got['interval']} "
-                   f"at {got['worst'].split(':', 1)[1]})")
+        out.append(f"{seed_label(k)} {got['verdict']} (worst {got['worst_mean']:.3f} "
+                   f"{got['interval']} at {got['worst'].split(':', 1)[1]})")
     return "; ".join(out) or "none"

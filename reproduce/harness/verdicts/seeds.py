@@ -65,10 +65,12 @@ from collections.abc import Mapping, Sequence
 from scipy import stats
 
 from reproduce.harness.settings import MIN_SEEDS
+from reproduce.harness.verdicts.records import seed_label
 from reproduce.harness.verdicts.rule import N_RESAMPLES, SEED, interval_over_graphs
 
 __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decision",
-           "seeds_verdict", "informative_points", "wilson"]
+           "seeds_verdict", "seed_claim", "informative_points", "wilson", "fraction_text",
+           "some_seed_text"]
 
 #: per-seed test level over graphs (step 1)
 ALPHA = 0.05
@@ -183,3 +185,87 @@ def seeds_verdict(decisions: Mapping[str, str] | Sequence[str], *,
             "k_of_n": f"{k} of {n}", "fraction_interval": [round(low, 4), round(high, 4)],
             "confidence": confidence, "some_seed_holds": k > 0,
             "seeds": {str(s): d for s, d in named.items()}}
+
+
+def fraction_text(verdict: Mapping) -> str:
+    """The Wilson interval of :func:`seeds_verdict`'s fraction as evidence shows it."""
+    low, high = verdict["fraction_interval"]
+    return f"[{low:.2f}, {high:.2f}]"
+
+
+def some_seed_text(decisions: Mapping[str, str]) -> str:
+    """The second line of a seed verdict: which seeds hold, if any (module docstring)."""
+    holding = [s for s, d in decisions.items() if d == "holds"]
+    return "yes: " + ", ".join(holding) if holding else "no seed holds"
+
+
+def _point_key(point: str) -> tuple[str, int]:
+    family, n = point.split("@")
+    return family, int(n)
+
+
+def _point_values(instances: Sequence[Mapping], key: str, families=None,
+                  field: str = "ratio") -> dict[str, list[float]]:
+    """``{"family@n": [per-graph value of result key]}`` from a figure JSON's records."""
+    out: dict[str, list[float]] = {}
+    for rec in instances:
+        r = rec.get("results", {}).get(key)
+        if not isinstance(r, Mapping) or r.get(field) is None:
+            continue
+        if families is not None and rec["family"] not in families:
+            continue
+        out.setdefault(f"{rec['family']}@{int(rec['n'])}", []).append(float(r[field]))
+    return dict(sorted(out.items(), key=lambda kv: _point_key(kv[0])))
+
+
+def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
+               direction: str = "<=", null_key: str | None = None, families=None,
+               min_seeds: int = MIN_SEEDS, n_resamples: int = N_RESAMPLES,
+               seed: int = SEED) -> dict:
+    """A threshold claim about a trained model, decided by this module's two steps from a
+    figure JSON's per-instance records: each seed key of ``keys`` on its own graphs
+    (:func:`seed_decision` at the informative points), then :func:`seeds_verdict`.
+
+    ``null_key``: the trivial solver's result key; a point where its mean meets the bar is
+    uninformative.  A JSON without it (written before the null baseline) has every point
+    counted, and the record says so.  Returns the verdict object with the evidence fields the
+    ledger shows: ``k_of_n``, ``fraction_interval``, ``some_seed_holds``, ``informative``
+    ("i of p points"), ``per_seed`` (each seed's decision and deciding point).
+    """
+    per_seed = {k: _point_values(instances, k, families) for k in keys}
+    points = sorted({p for v in per_seed.values() for p in v}, key=_point_key)
+    null = _point_values(instances, null_key, families) if null_key else {}
+    if null:
+        means = {p: sum(null[p]) / len(null[p]) for p in points if p in null}
+        # a point with no trivial run counts
+        keep = set(informative_points(means, bar, direction)) | {p for p in points
+                                                                 if p not in null}
+        informative = [p for p in points if p in keep]
+        null_note = f"{len(points) - len(informative)} met by the trivial solver"
+    else:
+        informative = list(points)
+        null_note = "no trivial-solver run in this JSON: every point counted"
+    decisions, notes = {}, []
+    for k, values in per_seed.items():
+        if not values:
+            continue
+        d = seed_decision(values, bar, direction=direction, points=informative,
+                          n_resamples=n_resamples, seed=seed)
+        label = seed_label(k)
+        decisions[label] = d["decision"]
+        p = d["deciding_point"]
+        if p is not None:
+            iv = d["points"][p]["hold" if d["decision"] != "fails" else "fail"]
+            notes.append(f"{label} {d['decision']} ({p}: {iv['estimate']:.3f} "
+                         f"[{iv['low']:.3f}, {iv['high']:.3f}])")
+        else:
+            notes.append(f"{label} {d['decision']}")
+    if not decisions:
+        return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no records of this model",
+                "informative": f"0 of {len(points)} points", "per_seed": "none"}
+    out = seeds_verdict(decisions, n_informative=len(informative), min_seeds=min_seeds)
+    out.update(informative=f"{len(informative)} of {len(points)} points ({null_note})",
+               per_seed="; ".join(notes), bar=bar, direction=direction,
+               fraction_interval=fraction_text(out), some_seed=some_seed_text(decisions))
+    del out["seeds"]
+    return out

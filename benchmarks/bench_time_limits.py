@@ -1,0 +1,97 @@
+"""How far past ``--time-limit`` does ``g2s solve`` run?  The slack the docs state, measured.
+
+A budget can be overrun only by work that has to finish before any answer exists, or that the
+method cannot cut: for ``reference``, reading the graph into the solvers' forms, the first
+batch of the best-known search, max cut's eigenvalue bound (a dense eigensolve) and writing the
+0/1 program (its triangle rows are capped by the limit,
+:data:`g2s.reference.programs.TRIANGLES_PER_SECOND`);
+for ``g2s``, loading the checkpoint and Algorithm 2's first evolution (the learned policy needs
+one full pass over the graph before it can rank any vertex; the greedy completion then finishes
+the rollouts).  This benchmark runs ``g2s solve`` as a user would (a subprocess) on seeded
+graphs and records, per method, graph and limit, the JSON's ``solve_s`` and the overrun
+``solve_s - limit``.
+
+Writes ``benchmarks/results/time_limits.json``.  About 2 minutes on one core.
+
+Usage: ``python benchmarks/bench_time_limits.py [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import networkx as nx  # noqa: E402
+
+from g2s.fsutil import atomic_write_text  # noqa: E402
+from g2s.graphs import sparse_erdos_renyi  # noqa: E402
+
+OUT = ROOT / "benchmarks" / "results" / "time_limits.json"
+#: (name, graph builder) of the measured graphs
+GRAPHS = {
+    "er400_p0.15": lambda: nx.gnp_random_graph(400, 0.15, seed=1),
+    "er1000_p0.05": lambda: nx.gnp_random_graph(1000, 0.05, seed=1),
+    "sparse_er10000_d7.5": lambda: sparse_erdos_renyi(10_000, 7.5, seed=1),
+}
+#: (method, problem, graph, limits): every reference program, and G2S-RNN where its first
+#: evolution is long
+CASES = [("reference", p, g, (1.0, 5.0)) for p in ("mvc", "mis", "maxcut")
+         for g in ("er400_p0.15", "er1000_p0.05")] + \
+        [("g2s", "mvc", "sparse_er10000_d7.5", (0.5,))]
+QUICK = [("reference", "maxcut", "er400_p0.15", (1.0,))]
+
+
+def run_case(method: str, problem: str, path: Path, limit: float) -> dict:
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-m", "g2s.cli", "solve", "--problem", problem,
+                        "--method", method, "--time-limit", str(limit), str(path)],
+                       capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise SystemExit(f"{method} {problem} {path.name}: exit {p.returncode}: {p.stderr}")
+    out = json.loads(p.stdout)
+    return {"method": method, "problem": problem, "limit_s": limit,
+            "solve_s": out["solve_s"], "overrun_s": round(out["solve_s"] - limit, 3),
+            "wall_s": round(wall, 3), "status": out.get("status")}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
+    ap.add_argument("--quick", action="store_true", help="one case; prints, writes nothing")
+    args = ap.parse_args(argv)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {}
+        for method, problem, name, limits in (QUICK if args.quick else CASES):
+            if name not in paths:
+                G = GRAPHS[name]()
+                paths[name] = Path(tmp) / f"{name}.txt"
+                paths[name].write_text("".join(f"{u} {v}\n" for u, v in G.edges()))
+            for limit in limits:
+                row = {"graph": name, **run_case(method, problem, paths[name], limit)}
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    if args.quick:
+        return 0
+    worst = {}
+    for r in rows:
+        key = f"{r['method']}/{r['problem']}"
+        worst[key] = max(worst.get(key, float("-inf")), r["overrun_s"])
+    result = {"what": __doc__.splitlines()[0], "load_average": list(os.getloadavg()),
+              "worst_overrun_s": worst, "rows": rows}
+    atomic_write_text(OUT, json.dumps(result, indent=1) + "\n")
+    print("wrote", OUT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
