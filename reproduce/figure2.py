@@ -36,6 +36,7 @@ from reproduce.common import Run, verdict
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 from reproduce.harness.grid import (
+    CODE_TAG,
     add_seed_mean,
     checkpoint_meta,
     evaluate_grid,
@@ -109,6 +110,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
             out["baseline_seeds"][f] = base
             out["g2s_seeds"][f] = seeds
             out["checkpoint_sha256_16"][f] = raw["hashes"]
+            out.setdefault("units", {})[f] = raw["units"]
             out["checkpoints"][f] = {checkpoint_paths(f, directory)[m].name: checkpoint_meta(p)
                                      for m, p in models.items()}
     return out
@@ -317,7 +319,7 @@ def produce(args, run: Run):
     """The JSON result and the figure."""
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
-              "t_max": S.T_MAX, "good_threshold": GOOD,
+              "t_max": S.T_MAX, "unit_tag": CODE_TAG, "good_threshold": GOOD,
               "wl_embed_max": S.WL_EMBED_MAX[args.profile], **raw, **summarise(raw)}
     return result, plot(result)[0]
 

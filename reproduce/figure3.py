@@ -23,6 +23,7 @@ from reproduce.common import Run, verdict
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 from reproduce.harness.grid import (
+    CODE_TAG,
     META_KEYS,
     add_seed_mean,
     evaluate_grid,
@@ -323,6 +324,7 @@ def produce(args, run: Run):
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
               "sizes": raw["sizes"], "t_max": S.T_MAX, "instances": raw["instances"],
               "checkpoint_sha256_16": {str(k): v for k, v in raw["hashes"].items()},
+              "unit_tag": CODE_TAG, "units": raw["units"],
               "checkpoints": checkpoint_summary(args.checkpoint_dir),
               "baselines": raw["baselines"], "seeds": raw["seeds"],
               **summarise(raw)}

@@ -24,6 +24,7 @@ from reproduce.common import Run, verdict
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 from reproduce.harness.grid import (
+    CODE_TAG,
     add_seed_mean,
     evaluate_grid,
     model_script,
@@ -97,6 +98,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
                 **{k: m.get(k) for k in ("iterations", "training_time_s", "selected_iteration",
                                          "best_val_ratio", "final_val_ratio")}}
         out.setdefault("baselines", {})[problem] = [b for b in S.BASELINES if b in seeds]
+        out.setdefault("units", {})[problem] = raw["units"]
     return out
 
 
@@ -229,6 +231,7 @@ def produce(args, run: Run):
     """The JSON result and the figure."""
     result = compute(run, args.device, args.checkpoint_dir)
     result["profile"] = args.profile
+    result["t_max"], result["unit_tag"] = S.T_MAX, CODE_TAG
     return result, plot(result)[0]
 
 

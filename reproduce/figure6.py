@@ -226,7 +226,8 @@ def produce(args, run: Run):
     """The JSON result and the figure."""
     raw = compute(run, args.device, args.checkpoint_dir)
     result = {"problem": PROBLEM, "profile": args.profile, "families": list(FAMILIES),
-              "t_max": S.T_MAX, "within": WITHIN, **raw, **summarise(raw)}
+              "t_max": S.T_MAX, "unit_tag": grid.CODE_TAG, "within": WITHIN, **raw,
+              **summarise(raw)}
     return result, plot(result)[0]
 
 

@@ -205,17 +205,65 @@ def candidates(problem: str, sel: torch.Tensor, inside: torch.Tensor, deg: torch
     return ~sel & (deg - 2 * inside > 0)              # max cut: positive gain
 
 
-def complete_greedily(problem, k, deg, A, cand_of, add):
-    """Finish one rollout with the problem's greedy rule (after a deadline); ``A`` is the
-    adjacency in any float dtype (the counts it gives are small integers, exact in either)."""
-    while True:
-        cand = cand_of()
-        if not bool(cand.any()):
-            return
-        if problem == "mvc":
-            key = (deg - k).to(torch.float64)              # uncovered edges at v
-        elif problem == "maxcut":
-            key = (deg - 2 * k).to(torch.float64)          # gain of moving v into S
+def complete_greedily(problem: str, sel, inside, deg, crow, col) -> list[int]:
+    """The vertices the problem's greedy rule adds, in order, to finish one rollout after a
+    deadline (``sel``, ``inside`` = ``|Gamma(v) cap S|`` and ``deg`` as numpy arrays, the
+    adjacency as CSR ``crow``/``col``; none of them is modified).
+
+    The rule: repeatedly add the candidate with the largest key -- MVC its uncovered edges
+    ``deg - inside``, max cut its gain ``deg - 2 inside``, MIS minus its candidate neighbours
+    -- ties to the smallest index (``argmax``'s first maximum).  Keys change only at the
+    neighbours of an added vertex (for MIS, at the neighbours of every vertex that stops being
+    a candidate), so a heap with lazily discarded stale entries makes the same choices as
+    re-reading every key at every step, in ``O((n + m) log n)`` instead of ``O(n)`` per added
+    vertex (before, a whole-graph pass per vertex: 25 s on a 10,000-vertex sparse graph)."""
+    import heapq
+
+    import numpy as np
+
+    sel = np.array(sel, dtype=bool)
+    inside = np.array(inside, dtype=np.int64)
+    deg = np.asarray(deg, dtype=np.int64)
+    crow, col = np.asarray(crow), np.asarray(col)
+    if problem == "mis":
+        cand = ~sel & (inside == 0)
+        # key = -(candidate neighbours): per vertex, the candidates among its neighbours
+        key = -np.add.reduceat(np.append(cand[col], False).astype(np.int64), crow[:-1]) \
+            if len(col) else np.zeros(len(deg), dtype=np.int64)
+        key[crow[:-1] == crow[1:]] = 0                     # reduceat's value for no neighbours
+    else:
+        key = deg - (1 if problem == "mvc" else 2) * inside
+        cand = ~sel & (key > 0)
+    heap = [(-int(key[v]), int(v)) for v in np.flatnonzero(cand)]
+    heapq.heapify(heap)
+    added = []
+
+    def push(v):
+        heapq.heappush(heap, (-int(key[v]), v))
+
+    while heap:
+        negk, a = heapq.heappop(heap)
+        if not cand[a] or -negk != key[a]:
+            continue                                       # taken, no longer a candidate, stale
+        added.append(a)
+        sel[a], cand[a] = True, False
+        nbrs = col[crow[a]:crow[a + 1]].tolist()
+        if problem == "mis":
+            gone = [a] + [u for u in nbrs if cand[u]]
+            for u in gone[1:]:
+                cand[u] = False
+            for u in gone:                                 # their neighbours lose a candidate
+                for w in col[crow[u]:crow[u + 1]].tolist():
+                    key[w] += 1
+                    if cand[w]:
+                        push(w)
         else:
-            key = -(A @ cand.to(A.dtype)).to(torch.float64)          # candidate neighbours
-        add(int(torch.argmax(key.masked_fill(~cand, float("-inf")))))
+            step = 1 if problem == "mvc" else 2
+            for u in nbrs:
+                key[u] -= step
+                if cand[u]:
+                    if key[u] > 0:
+                        push(u)
+                    else:
+                        cand[u] = False
+    return added

@@ -231,9 +231,6 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
 
     crow_np = crow_t.cpu().tolist()
 
-    def cand_of(r):
-        return _candidates(problem, sel[:, r], inside[:, r], deg)
-
     def add(r, a):
         sel[a, r] = True
         inside[col_t[crow_np[a]:crow_np[a + 1]], r] += 1
@@ -313,10 +310,18 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
             last_save = time.monotonic()
 
     if status == "time_limit":
+        # rollouts in one group share their state, so they share its completion
+        done: dict[int, list[int]] = {}
+        crow_np_arr, col_np = np.asarray(crow_np), col_t.cpu().numpy()
+        deg_np = deg.cpu().numpy()
         for r in range(R):
             if live[r]:
-                _complete_greedily(problem, inside[:, r], deg, batch.adj,
-                                   lambda r=r: cand_of(r), lambda a, r=r: add(r, a))
+                if group[r] not in done:
+                    done[group[r]] = _complete_greedily(
+                        problem, sel[:, r].cpu().numpy(), inside[:, r].cpu().numpy(), deg_np,
+                        crow_np_arr, col_np)
+                if done[group[r]]:
+                    sel[done[group[r]], r] = True
     finished = not any(live) or status == "time_limit"
     if path is not None and path.exists() and finished:
         path.unlink()

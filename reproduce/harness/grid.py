@@ -4,20 +4,24 @@ A *method* is a classical heuristic (``g2s.heuristics.HEURISTIC_METHODS``) or a 
 checkpoint (G2S-RNN: Algorithm 2 with ``T = 1..T_max``; fixed-depth baselines: one greedy
 rollout).  Instances are the seeded evaluation graphs of :mod:`g2s.reference.certificates`, whose
 certified reference gives each ratio's denominator (and the proven bound a second ratio).
-Each (instance, method) pair is one cached unit of work, so an interrupted run resumes.
+Each (instance, method) pair is one cached unit of work, so an interrupted run resumes.  By
+default a script takes the units its committed JSON already holds from there and recomputes a
+seeded sample of them as a check (:mod:`reproduce.harness.rebuild`); ``--full`` computes all.
 """
 
 from __future__ import annotations
 
 import hashlib
 import shutil
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 from g2s.argtypes import positive_int
-from reproduce.harness.contract import Run, script_main
+from reproduce.harness import rebuild
+from reproduce.harness.contract import DEFAULT_OUT, Run, script_main
 from reproduce.harness.engine import Job, run_jobs
 from reproduce.harness.unit_check import validate_unit
 from reproduce.harness.unit_import import import_units
@@ -43,6 +47,12 @@ def add_model_options(parser) -> None:
                              "cluster): each matched to a unit of this grid, its graph "
                              "fingerprint compared and its solution re-checked, then cached "
                              "(reproduce/harness/unit_import.py)")
+    parser.add_argument("--full", action="store_true",
+                        help="compute every unit; by default the units the committed JSON "
+                             "already holds (same graph, method, checkpoint hash, T_max) are "
+                             "taken from it and a seeded 10%% of them, at least one per method "
+                             "and size, are recomputed and must match "
+                             "(reproduce/harness/rebuild.py)")
     parser.add_argument("--max-n", type=positive_int, default=None, metavar="N",
                         help="compute model units only up to N vertices; larger ones come from "
                              "the cache or --import-units, else their points are left out "
@@ -247,10 +257,13 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
 
     ``single`` lists families with one graph per size (the deterministic constructions);
     ``max_size`` optionally caps the sizes a method is run at (``{name: n}``; e.g. the WL
-    embedding, which the paper restricts to small graphs).
+    embedding, which the paper restricts to small graphs).  Unless ``--full``, units the
+    committed JSON of ``run.name`` holds are taken from it, a seeded sample recomputed and
+    compared (:mod:`reproduce.harness.rebuild`); the result's ``units`` says how many of each.
     """
     from g2s.problems import approximation_ratio
     from g2s.reference.certificates import reference
+    from g2s.reference.formulations import better
     max_size = max_size or {}
     hashes = {m: sha(p) for m, p in methods.items() if p is not None}
     instances = [(f, n, i) for f in families for n in sizes
@@ -271,17 +284,45 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         ck = None if methods[m] is None else str(methods[m])
         return (problem, f, n, i, m, ck, device, t_max)
 
+    full = getattr(run.args, "full", True)
+    committed = rebuild.committed_units(run.name, problem, t_max, CODE_TAG, DEFAULT_OUT)
+    sha_of = lambda u: hashes.get(u[3])  # noqa: E731
+    if full:
+        reused, check, new = {}, [], list(units)
+    else:
+        reused, check, new = rebuild.plan(units, sha_of, committed)
+        # a committed unit better than today's reference is recomputed: the reference is
+        # improved from its solution, which the JSON does not keep
+        refs = {}
+        for u in list(reused):
+            ref = refs.setdefault(u[:3], reference(problem, *u[:3]))
+            if better(problem, reused[u]["objective"], ref.objective):
+                del reused[u]
+                check.append(u)
+    computed = [u for u in units if u not in reused]
     if getattr(run.args, "import_units", None) is not None:
-        import_units(run, run.args.import_units, problem, units, key, hashes, t_max)
+        import_units(run, run.args.import_units, problem, computed, key, hashes, t_max)
     cap = getattr(run.args, "max_n", None)
     if cap is not None:      # --max-n: larger model units only from the cache (or the import)
-        units = [u for u in units if u[1] <= cap or methods[u[3]] is None
-                 or run.cache.contains(key(u), validate_unit)]
+        keep = [u for u in computed if u[1] <= cap or methods[u[3]] is None
+                or run.cache.contains(key(u), validate_unit)]
+        for u in set(check) - set(keep):     # a check left out is a committed unit again
+            reused[u] = committed[(*u, sha_of(u))]
+        check = [u for u in check if u in set(keep)]
+        computed = keep
+    todo = [u for u in computed if not run.cache.contains(key(u), validate_unit)]
+    times = {u[:4]: v["time_s"] for u, v in committed.items()}
+    print(rebuild.describe(run.name, len(units), reused, check, new, todo, times,
+                           getattr(run.args, "workers", 1), full), file=sys.stderr)
     edges = _edge_counts(problem, instances)
     jobs = [Job(key(u), evaluate_unit, args(u) + (_resume_path(run, key(u), methods[u[3]]),),
                 memory=unit_memory(u[1], edges.get(u[:3]), methods[u[3]] is not None),
-                validate=validate_unit) for u in units]
-    results = dict(zip(units, run_jobs(run, jobs)))
+                validate=validate_unit) for u in computed]
+    results = dict(zip(computed, run_jobs(run, jobs)))
+    rebuild.check_recomputed(check, lambda u: committed[(*u, sha_of(u))], results, run.name)
+    for u, v in reused.items():
+        results[u] = {"objective": v["objective"], "best_T": v["best_T"],
+                      "time_s": v["time_s"], "solution": None}
     rows = []
     for f, n, i in instances:
         ref = reference(problem, f, n, i)
@@ -302,7 +343,10 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
             row["results"][m] = r
         rows.append(row)
     return {"problem": problem, "instances": rows, "sizes": list(sizes),
-            "methods": list(methods), "hashes": hashes}
+            "methods": list(methods), "hashes": hashes,
+            "units": {"tag": CODE_TAG, "total": len(units), "from_committed": len(reused),
+                      "recomputed_check": len(check), "computed_new": len(new),
+                      "full": bool(full)}}
 
 
 def _never_beaten_silently(problem, family, n, index, ref, found: dict):

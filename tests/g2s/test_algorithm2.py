@@ -8,7 +8,9 @@ Invariants:
 * a run killed (``kill -9``) after saving its resume state, run again, gives the answer of an
   uninterrupted run; a resume file made for another graph is refused;
 * a deadline that has passed still returns a feasible solution per ``T``, marked
-  ``time_limit``;
+  ``time_limit``; the completion after a deadline (a heap with lazily discarded entries)
+  makes the same choices as re-reading every key at every step, on any graph and partial
+  solution;
 * the float64 scores are the literal's, bit for bit, at every depth of one evolution;
 * rollouts move between the float32 screen and float64 both ways without changing the answer.
 """
@@ -20,13 +22,16 @@ import sys
 import time
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from g2s import problems as P
 from g2s.algorithm2.decide import ExactScores
-from g2s.algorithm2.evolve import neighbour_sum_into
+from g2s.algorithm2.evolve import complete_greedily, neighbour_sum_into
 from g2s.algorithm2.fast import algorithm2_exact
 from g2s.algorithm2.literal import _vertex_scores, algorithm2_literal
 from g2s.graphs import make_graph
@@ -199,6 +204,46 @@ def test_passed_deadline_still_returns_feasible_solutions(problem):
     res = algorithm2_exact(model, problem, _batch(G), 15, deadline=time.monotonic() - 1)
     assert res.status == "time_limit"
     assert all(P.is_feasible(problem, G, S) for S in res.solutions)
+
+
+def _completion_by_rereading(problem, sel, inside, deg, G):
+    """The greedy completion's definition: every step re-reads every candidate's key (MVC its
+    uncovered edges, max cut its gain, MIS minus its candidate neighbours) and adds the first
+    largest."""
+    sel, inside, out = sel.copy(), inside.copy(), []
+    while True:
+        cand = {"mvc": ~sel & (inside < deg), "mis": ~sel & (inside == 0),
+                "maxcut": ~sel & (deg - 2 * inside > 0)}[problem]
+        if not cand.any():
+            return out
+        if problem == "mis":
+            key = -np.array([sum(bool(cand[u]) for u in G[v]) for v in range(len(deg))])
+        else:
+            key = deg - (1 if problem == "mvc" else 2) * inside
+        a = int(np.argmax(np.where(cand, key.astype(float), -np.inf)))
+        out.append(a)
+        sel[a] = True
+        for u in G[a]:
+            inside[u] += 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(1, 25), p=st.floats(0.0, 1.0), seed=st.integers(0, 2**31),
+       share=st.floats(0.0, 0.6), problem=st.sampled_from(P.PROBLEMS))
+def test_completion_after_a_deadline_is_the_greedy_rule(n, p, seed, share, problem):
+    G = nx.gnp_random_graph(n, p, seed=seed)
+    rng = np.random.default_rng(seed)
+    sel = np.zeros(n, dtype=bool)
+    for v in np.flatnonzero(rng.random(n) < share):  # a partial solution the MDP could reach
+        if problem != "mis" or not any(sel[u] for u in G[v]):
+            sel[v] = True
+    inside = np.array([sum(bool(sel[u]) for u in G[v]) for v in range(n)], dtype=np.int64)
+    deg = np.array([G.degree(v) for v in range(n)], dtype=np.int64)
+    A = nx.to_scipy_sparse_array(G, nodelist=range(n), format="csr")
+    got = complete_greedily(problem, sel, inside, deg, A.indptr, A.indices)
+    assert got == _completion_by_rereading(problem, sel, inside, deg, G)
+    done = set(np.flatnonzero(sel).tolist()) | set(got)
+    assert P.is_feasible(problem, G, done)
 
 
 @pytest.mark.parametrize("problem", P.PROBLEMS)

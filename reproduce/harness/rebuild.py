@@ -1,0 +1,179 @@
+"""A grid figure rebuilt from its committed per-unit results, a seeded sample recomputed.
+
+A grid script (:func:`reproduce.harness.grid.evaluate_grid`) evaluates *units*: one method
+(a heuristic, or a checkpoint named by its SHA-256 prefix) on one certified graph (family,
+size, index).  Every unit is deterministic, and the committed JSON of the script
+(``paper_figures/NAME.json``, and ``paper_figures/*/NAME.json`` for its variants) already
+holds each unit's objective, best ``T`` and time.  Recomputing all of them on a 2-core
+machine takes over an hour for Figure 3, so by default a script takes a unit from the
+committed JSON when everything that determines it matches -- the problem, family, size and
+index of the graph, the method, the checkpoint's hash, ``T_max`` and the grid's code tag --
+and recomputes a seeded random share of those units (:data:`RECOMPUTE_SHARE`, at least one per
+method and size).  A recomputed unit must give the committed objective and best ``T`` exactly;
+any mismatch stops the script with the list, before anything is written.  Units with no
+committed match (a new checkpoint, a new size, a changed model) are computed.  ``--full``
+computes every unit, as before this default existed.
+
+Why this is honest: the figure's numbers are the committed ones only where a fresh
+computation of a random sample of them, covering every method at every size, reproduces them
+bit for bit; a changed checkpoint, code tag or instance is not reused at all.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["RECOMPUTE_SHARE", "committed_units", "plan", "check_recomputed", "describe"]
+
+#: the share of the committed units recomputed as a check (at least one per method and size)
+RECOMPUTE_SHARE = 0.10
+#: the grid code tag of JSONs written before the tag was recorded (there was only ever one)
+UNTAGGED = "grid-v1"
+
+
+def _sources(name: str, out_root: Path) -> list[Path]:
+    """The committed JSONs of script ``name``: the main one, then its variant folders'."""
+    main = out_root / f"{name}.json"
+    return [p for p in [main, *sorted(out_root.glob(f"*/{name}.json"))] if p.is_file()]
+
+
+def _tables(data: dict):
+    """``(problem, t_max, hashes, rows)`` of each unit table of a grid JSON: one table
+    (Figures 3 and 6: hashes in ``checkpoint_sha256_16`` or ``hashes``), one per family
+    (Figure 2: ``instances`` and ``checkpoint_sha256_16`` keyed by family) or one per problem
+    (Figure 4: ``instances`` and ``checkpoints`` keyed by problem, hashes in ``sha256_16``)."""
+    from g2s.problems import PROBLEMS
+    inst, t_max = data.get("instances"), data.get("t_max")
+    top = data.get("checkpoint_sha256_16") or data.get("hashes") or {}
+    if isinstance(inst, list):
+        yield data.get("problem"), t_max, top, inst
+    elif isinstance(inst, dict):
+        for k, rows in inst.items():
+            if k in PROBLEMS:
+                meta = (data.get("checkpoints") or {}).get(k) or {}
+                yield k, t_max, {m: v.get("sha256_16") for m, v in meta.items()
+                                 if isinstance(v, dict)}, rows
+            else:
+                yield data.get("problem"), t_max, top.get(k) or {}, rows
+
+
+def committed_units(name: str, problem: str, t_max: int, tag: str, out_root: Path) -> dict:
+    """``{(family, n, index, method, sha or None): value}`` from the committed JSONs of
+    ``name`` made for ``problem`` with ``t_max`` and the grid code ``tag``; a value holds
+    ``objective``, ``best_T``, ``time_s`` and ``source`` (the file).  The first file that has
+    a unit wins.  An unreadable file or table is skipped (its units are then computed)."""
+    found: dict = {}
+    for path in _sources(name, out_root):
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict) or data.get("unit_tag", UNTAGGED) != tag:
+            continue
+        for p, tm, hashes, rows in _tables(data):
+            if p != problem or tm != t_max or not isinstance(rows, list):
+                continue
+            for row in rows:
+                try:
+                    f, n, i = row["family"], int(row["n"]), int(row["index"])
+                    results = dict(row["results"])
+                except (KeyError, TypeError, ValueError):
+                    continue
+                for m, r in results.items():
+                    if not isinstance(r, dict) or "objective" not in r or "time_s" not in r:
+                        continue         # a seed mean (g2s_rnn, s2v, ...) is no unit
+                    found.setdefault((f, n, i, m, hashes.get(m)),
+                                     {"objective": r["objective"], "best_T": r.get("best_T"),
+                                      "time_s": r["time_s"], "source": str(path)})
+    return found
+
+
+def plan(units: list, sha_of, committed: dict, seed: int = 0,
+         share: float = RECOMPUTE_SHARE) -> tuple[dict, list, list]:
+    """Split ``units`` (``(family, n, index, method)``; ``sha_of(unit)`` its checkpoint hash
+    or None) into ``(reused, check, new)``: ``reused`` maps the units taken from the committed
+    JSON to their values, ``check`` lists the committed units recomputed (a seeded share, at
+    least one per method and size), ``new`` those with no committed match."""
+    reused, new = {}, []
+    for u in units:
+        v = committed.get((*u, sha_of(u)))
+        if v is None:
+            new.append(u)
+        else:
+            reused[u] = v
+    groups = defaultdict(list)
+    for u in sorted(reused):
+        groups[(u[3], u[1])].append(u)
+    rng = np.random.default_rng(seed)
+    check = []
+    for g in sorted(groups):
+        members = groups[g]
+        k = max(1, round(share * len(members)))
+        check += [members[j] for j in sorted(rng.choice(len(members), k, replace=False))]
+    for u in check:
+        del reused[u]
+    return reused, check, new
+
+
+def check_recomputed(check: list, committed_of, results: dict, name: str) -> None:
+    """Stop (exit 1) when a recomputed unit differs from its committed value: the objective
+    or the best ``T``.  ``committed_of(unit)`` is the committed value; each mismatch is printed
+    on its own line first."""
+    bad = []
+    for u in check:
+        want, got = committed_of(u), results[u]
+        if want["objective"] != got["objective"] or want.get("best_T") != got.get("best_T"):
+            f, n, i, m = u
+            bad.append(f"{m} on {f} n={n} #{i}: committed objective {want['objective']} "
+                       f"(best T {want.get('best_T')}), recomputed {got['objective']} "
+                       f"(best T {got.get('best_T')}) [{want['source']}]")
+    for line in bad:
+        print(f"{name}: mismatch: {line}", file=sys.stderr)
+    if bad:
+        raise SystemExit(f"{name}: {len(bad)} of {len(check)} recomputed units differ from the "
+                         f"committed results; nothing written (run with --full to recompute "
+                         f"every unit)")
+
+
+def _estimate(units: list, times: dict, workers: int) -> str:
+    """The wall time of computing ``units`` on ``workers``, from the committed unit times
+    (a unit without one: the mean committed time of its method's model at its size)."""
+    by_kind = defaultdict(list)
+    for (_f, n, _i, m), t in times.items():
+        by_kind[(m.rsplit("_s", 1)[0], n)].append(t)
+    total, unknown = 0.0, 0
+    for u in units:
+        t = times.get(u)
+        if t is None:
+            same = by_kind.get((u[3].rsplit("_s", 1)[0], u[1]))
+            t = None if not same else sum(same) / len(same)
+        if t is None:
+            unknown += 1
+        else:
+            total += t
+    minutes = total / max(1, workers) / 60
+    text = f"about {math.ceil(minutes)} min" if minutes >= 1 else "under a minute"
+    if unknown:
+        text += f" plus {unknown} units of unknown cost"
+    return f"{text} on {workers} worker{'s' if workers != 1 else ''}"
+
+
+def describe(name: str, total: int, reused: dict, check: list, new: list, todo: list,
+             times: dict, workers: int, full: bool) -> str:
+    """The line a grid script prints before it starts: how many units it computes (``todo``:
+    those not in the local cache), where the others come from, and the time estimate."""
+    run = f"computing {len(todo):,} units, {_estimate(todo, times, workers)}"
+    if full:
+        return f"{name}: --full: {total:,} units; {run}"
+    sources = sorted({Path(v["source"]).name if Path(v["source"]).parent.name == "paper_figures"
+                      else "/".join(Path(v["source"]).parts[-2:]) for v in reused.values()})
+    return (f"{name}: {total:,} units: {len(reused):,} taken from the committed "
+            f"{', '.join(sources) or 'JSON'}, {len(check):,} committed ones recomputed as a "
+            f"check ({RECOMPUTE_SHARE:.0%}, at least one per method and size), {len(new):,} "
+            f"not committed; {run} (--full recomputes every unit)")
