@@ -41,12 +41,15 @@ GRAPHS = {
     "er400_p0.15": lambda: nx.gnp_random_graph(400, 0.15, seed=1),
     "er1000_p0.05": lambda: nx.gnp_random_graph(1000, 0.05, seed=1),
     "sparse_er10000_d7.5": lambda: sparse_erdos_renyi(10_000, 7.5, seed=1),
+    # many components: one edge among 500,000 isolated vertices (the exact tree path)
+    "isolated500000_1edge": lambda: nx.Graph([(0, 1)] + [(v, v) for v in range(2, 500_000)]),
 }
 #: (method, problem, graph, limits): every reference program, and G2S-RNN where its first
 #: evolution is long
 CASES = [("reference", p, g, (1.0, 5.0)) for p in ("mvc", "mis", "maxcut")
          for g in ("er400_p0.15", "er1000_p0.05")] + \
-        [("g2s", "mvc", "sparse_er10000_d7.5", (0.5,))]
+        [("reference", "mvc", "isolated500000_1edge", (2.0,)),
+         ("g2s", "mvc", "sparse_er10000_d7.5", (0.5,))]
 QUICK = [("reference", "maxcut", "er400_p0.15", (1.0,))]
 
 
@@ -74,8 +77,11 @@ def main(argv=None) -> int:
         for method, problem, name, limits in (QUICK if args.quick else CASES):
             if name not in paths:
                 G = GRAPHS[name]()
-                paths[name] = Path(tmp) / f"{name}.txt"
-                paths[name].write_text("".join(f"{u} {v}\n" for u, v in G.edges()))
+                G.remove_edges_from(list(nx.selfloop_edges(G)))   # (they only add vertices)
+                index = {v: i for i, v in enumerate(G, 1)}
+                paths[name] = Path(tmp) / f"{name}.dimacs"        # keeps isolated vertices
+                paths[name].write_text(f"p edge {len(index)} {G.number_of_edges()}\n" + "".join(
+                    f"e {index[u]} {index[v]}\n" for u, v in G.edges()))
             for limit in limits:
                 row = {"graph": name, **run_case(method, problem, paths[name], limit)}
                 rows.append(row)

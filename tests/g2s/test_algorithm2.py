@@ -204,6 +204,9 @@ def test_passed_deadline_still_returns_feasible_solutions(problem):
     res = algorithm2_exact(model, problem, _batch(G), 15, deadline=time.monotonic() - 1)
     assert res.status == "time_limit"
     assert all(P.is_feasible(problem, G, S) for S in res.solutions)
+    # nothing uncuttable starts after the deadline: no evolution, only the greedy completion
+    assert res.stats["greedy_steps"] == 0
+    assert res.stats["evolution_steps_float64"] == res.stats["evolution_steps_float32"] == 0
 
 
 def _completion_by_rereading(problem, sel, inside, deg, G):

@@ -304,7 +304,7 @@ def test_max_cut_program_writes_triangle_rows_in_proportion_to_its_time_limit(mo
     _, _, capped = _cut_structure(G, idx, budget)
     assert capped == every[:4 * budget]
     # exact without them: with no triangle row at all the optimum is the same
-    from g2s import programs
+    from g2s.reference import programs
     H = nx.gnp_random_graph(14, 0.5, seed=1)
     S_full, bound_full = programs.solve_cpsat("maxcut", H, 5.0, None, 0, 1)
     monkeypatch.setattr(programs, "TRIANGLES_PER_SECOND", 0)
