@@ -52,7 +52,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def make_parser(name: str, description: str, seed: bool = True,
-                profiles: tuple = PROFILES) -> argparse.ArgumentParser:
+                profiles: tuple = PROFILES, workers: int = 1) -> argparse.ArgumentParser:
     """The standard command line of a reproduce script.  ``seed=False`` leaves out ``--seed``
     for a script whose output no seed changes (its evaluation graphs are fixed, certified
     instances), so the option cannot suggest otherwise.  ``profiles``: the profiles the script
@@ -68,8 +68,8 @@ def make_parser(name: str, description: str, seed: bool = True,
     if seed:
         p.add_argument("--seed", type=argtypes.seed, default=0,
                        help="master random seed (default: 0)")
-    p.add_argument("--workers", type=argtypes.positive_int, default=1,
-                   help="worker processes for independent units of work (default: 1)")
+    p.add_argument("--workers", type=argtypes.positive_int, default=workers,
+                   help=f"worker processes for independent units of work (default: {workers})")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS", type=scheduler_address,
                    help="run the units on a Dask cluster: a scheduler's address "
                         "(tcp://HOST:8786), or 'local' for a LocalCluster of --workers "
@@ -268,12 +268,13 @@ def use_agg_backend() -> None:
 
 def script_main(name: str, doc: str, argv, produce: Callable, derive: Callable | None = None,
                 options: Callable | None = None, seed: bool = True,
-                torch_threads: int | None = None, profiles: tuple = PROFILES) -> Path:
+                torch_threads: int | None = None, profiles: tuple = PROFILES,
+                workers: int = 1) -> Path:
     """The entry of every reproduce script: parse the standard command line
     (:func:`make_parser`; ``options(parser)`` adds the script's own), optionally pin torch to
     ``torch_threads``, select the Agg backend, then ``result, fig = produce(args, run)`` and
     write NAME.json (with ``derive``'s verdicts), NAME.png and NAME.pdf."""
-    p = make_parser(name, doc.splitlines()[0], seed=seed, profiles=profiles)
+    p = make_parser(name, doc.splitlines()[0], seed=seed, profiles=profiles, workers=workers)
     if options is not None:
         options(p)
     args = p.parse_args(argv)

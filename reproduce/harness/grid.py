@@ -12,6 +12,7 @@ seeded sample of them as a check (:mod:`reproduce.harness.rebuild`); ``--full`` 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 import time
@@ -67,6 +68,13 @@ def _readable_file(text: str) -> Path:
     return path
 
 
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def model_script(name: str, doc: str, argv, produce, derive, extra=None,
                  profiles=None) -> Path:
     """:func:`reproduce.harness.contract.script_main` for a model-evaluating script: the standard
@@ -79,8 +87,9 @@ def model_script(name: str, doc: str, argv, produce, derive, extra=None,
     # no --seed: these scripts evaluate the fixed, certified instances of g2s.reference.certificates
     # and the shipped weights, so no seed would change their output
     more = {} if profiles is None else {"profiles": profiles}
+    # every core by default: the units are independent, one torch thread each
     return script_main(name, doc, argv, produce, derive, options=options, seed=False,
-                       torch_threads=1, **more)
+                       torch_threads=1, workers=_cpus(), **more)
 
 
 def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds, directory=None) -> dict:
@@ -284,6 +293,13 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         ck = None if methods[m] is None else str(methods[m])
         return (problem, f, n, i, m, ck, device, t_max)
 
+    refs: dict = {}
+
+    def ref_of(instance):     # the certified reference (verified when read: read each once)
+        if instance not in refs:
+            refs[instance] = reference(problem, *instance)
+        return refs[instance]
+
     full = getattr(run.args, "full", True)
     committed = rebuild.committed_units(run.name, problem, t_max, CODE_TAG, DEFAULT_OUT)
     sha_of = lambda u: hashes.get(u[3])  # noqa: E731
@@ -293,10 +309,8 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         reused, check, new = rebuild.plan(units, sha_of, committed)
         # a committed unit better than today's reference is recomputed: the reference is
         # improved from its solution, which the JSON does not keep
-        refs = {}
         for u in list(reused):
-            ref = refs.setdefault(u[:3], reference(problem, *u[:3]))
-            if better(problem, reused[u]["objective"], ref.objective):
+            if better(problem, reused[u]["objective"], ref_of(u[:3]).objective):
                 del reused[u]
                 check.append(u)
     computed = [u for u in units if u not in reused]
@@ -325,7 +339,7 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
                       "time_s": v["time_s"], "solution": None}
     rows = []
     for f, n, i in instances:
-        ref = reference(problem, f, n, i)
+        ref = ref_of((f, n, i))
         found = {m: results[(f, n, i, m)] for m in methods if (f, n, i, m) in results}
         ref, improved = _never_beaten_silently(problem, f, n, i, ref, found)
         row = {"family": f, "n": n, "index": i,
