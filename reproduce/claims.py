@@ -151,8 +151,10 @@ def derive_json(check: str, cache: dict) -> dict:
             # those from the cached solutions where present): an edit that flips no verdict
             # is drift too
             from reproduce.harness.rederive import drift
+            module = _load_script(Path(name).name)
             cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name,
-                                              summarise=_one_argument_summarise(name))
+                                              summarise=_one_argument_summarise(name),
+                                              recompute=getattr(module, "recompute", None))
     if cache[name] is None:
         return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}
     dirty = cache[(name, "dirty")]

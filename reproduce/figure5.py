@@ -121,6 +121,13 @@ def compute(profile: str) -> dict:
     }
 
 
+def recompute(result: dict) -> dict:
+    """The data of ``result`` computed again at its profile (seconds, deterministic): the
+    claims check compares every stored number with it, so an edited survey count, limit or
+    cover size is drift even when it flips no verdict."""
+    return compute(result["profile"])
+
+
 def derive_verdicts(result: dict) -> dict:
     """Verdicts for the ledger, from the JSON alone."""
     mvc, bij, grid = result["mvc"], result["bijection_balls_isomorphic"], result["grid"]

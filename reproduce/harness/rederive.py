@@ -24,7 +24,9 @@ compared, from the bottom up:
    stores counts, not per-graph records, and its verdicts read the rates;
 7. given the script's ``summarise(raw)``, every key it returns against the stored one (Figure
    2(b)'s ``cells`` from its ``instances``), so an edited raw objective is drift even where no
-   plotted ``points`` exist.
+   plotted ``points`` exist;
+8. given the script's ``recompute(payload)`` (a script of seconds whose numbers are computed
+   facts, not samples: Figure 5), every key against a fresh computation.
 
 Any disagreement is drift.
 """
@@ -250,10 +252,19 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def drift(payload: dict, cache_dir: Path | None = None, summarise=None) -> list[str]:
+def drift(payload: dict, cache_dir: Path | None = None, summarise=None,
+          recompute=None) -> list[str]:
     """Every summarised number of ``payload`` that its raw records do not reproduce;
-    ``summarise``: the script's ``summarise(raw)``, whose every key is recomputed."""
+    ``summarise``: the script's ``summarise(raw)``, whose every key is recomputed;
+    ``recompute``: the script's ``recompute(payload)``, the whole payload computed again (a
+    script cheap and deterministic enough, whose raw numbers are themselves computed facts:
+    Figure 5's trees), every key of which must equal the stored one."""
     out: list[str] = []
+    if recompute is not None:
+        fresh = json.loads(json.dumps(recompute(payload)))
+        for key, value in fresh.items():
+            if not _same(payload.get(key), value):
+                out.append(f"{key} differs from a fresh computation (the script's recompute)")
     _check_rates({k: v for k, v in payload.items() if k != "provenance"}, out)
     try:  # a JSON without every key summarise reads (Figure 3 stores no 'methods') is skipped
         again = json.loads(json.dumps(summarise(payload))) if summarise is not None else {}
