@@ -146,4 +146,5 @@ def test_g2s_vs_gcnn_on_pairs_of_seeds():
     split = versus(g2s=(1.02,) * 5 + (1.35,) * 5, baseline_seeds=4)
     assert split["verdict"] == "seed-dependent"
     assert split["per_comparison"].count("pairs holding 20 of 40") == 2
+    assert split["pairs_holding"] == 2 * 20 and split["by_verdict"] == "2 seed-dependent"
     assert versus(g2s=TEN_GOOD)["verdict"] == "undecided"      # three baseline seeds

@@ -80,7 +80,8 @@ def test_baselines_compared_on_pairs_of_seeds():
     assert v["verdict"] == "qualified" and v["refuted_for"] == "none"
     assert v["confirmed_for"] == "s2v@maxcut, wl_embed@maxcut, s2v@mis, wl_embed@mis"
     # 2 baselines x 2 problems, each 4 x 4 pairs of seeds
-    assert v["comparisons"] == 4 and v["pairs"] == 4 * 4 * 4
+    assert v["comparisons"] == 4 and v["pairs"] == v["pairs_holding"] == 4 * 4 * 4
+    assert v["by_verdict"] == "4 confirmed"
     assert v["per_comparison"].count("pairs holding 16 of 16") == 4
     full = _versus(max_n=3200, seeds=4, baseline_seeds=4, baselines={"s2v": (1.5, (25, 3200))})
     assert full["verdict"] == "confirmed"

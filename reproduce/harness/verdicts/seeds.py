@@ -404,7 +404,8 @@ def pair_claims(tables: Mapping[str, tuple], *, min_seeds: int = MIN_SEEDS,
     """Several comparisons read as one claim, "A is better than every B": ``tables[tag] =
     (records, A's seed keys, B's seed keys)``, each decided by :func:`pair_claim`, combined
     by :func:`combined_verdict` (``pending`` with no comparison).  Evidence: ``comparisons``,
-    ``pairs`` (all comparisons' pairs), ``confirmed_for`` / ``refuted_for`` (tags), and
+    ``pairs`` (all comparisons' pairs) and ``pairs_holding``, ``by_verdict`` (how many
+    comparisons got each word), ``confirmed_for`` / ``refuted_for`` (tags), and
     ``per_comparison``: each tag's verdict, pairs holding with the interval of the fraction,
     failing and undecided pairs, seeds a side, and the pair with the largest difference."""
     got = {t: pair_claim(rec, a, b, min_seeds=min_seeds, n_resamples=n_resamples, seed=seed)
@@ -413,8 +414,12 @@ def pair_claims(tables: Mapping[str, tuple], *, min_seeds: int = MIN_SEEDS,
 
     def tags(word):
         return ", ".join(t for t, g in got.items() if g["verdict"] == word) or "none"
-    return {"verdict": combined_verdict([g["verdict"] for g in got.values()]) if got
-            else "pending", "comparisons": len(got), "pairs": sum(g["n"] for g in got.values()),
+    words = [g["verdict"] for g in got.values()]
+    return {"verdict": combined_verdict(words) if got else "pending", "comparisons": len(got),
+            "pairs": sum(g["n"] for g in got.values()),
+            "pairs_holding": sum(g["k"] for g in got.values()),
+            "by_verdict": ", ".join(f"{words.count(w)} {w}" for w in SEED_VERDICTS
+                                    if w in words) or "none",
             "confirmed_for": tags("confirmed"), "refuted_for": tags("refuted"),
             "per_comparison": "; ".join(
                 f"{t}: {g['verdict']} (pairs holding {g['k_of_n']} {g['fraction_interval']}, "
