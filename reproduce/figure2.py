@@ -47,7 +47,7 @@ from reproduce.harness.grid import (
 )
 from reproduce.harness.grid import summarise as grid_summarise
 from reproduce.harness.plots import interval_bars, null_curve, ratio_panel
-from reproduce.harness.verdicts.seeds import seed_claim
+from reproduce.harness.verdicts.seeds import combined_verdict, seed_claim
 
 NAME = "figure2"
 PROBLEM = "mvc"
@@ -148,18 +148,6 @@ def _fmt(claim: dict | None) -> str:
     return f"{claim['verdict']}, seeds holding: {claim['k_of_n']} ({claim['per_seed']})"
 
 
-def _combined(kinds) -> str:
-    """One verdict from per-type seed verdicts: any refuted type refutes; every type confirmed
-    confirms; otherwise the weakest word in use (seed-dependent before undecided)."""
-    if "refuted" in kinds:
-        return "refuted"
-    if all(k == "confirmed" for k in kinds):
-        return "confirmed"
-    if all(k == "uninformative" for k in kinds):
-        return "uninformative"
-    return "seed-dependent" if "seed-dependent" in kinds else "undecided"
-
-
 def derive_verdicts(result: dict) -> dict:
     """The Figure 2 verdicts, from the JSON alone, by :mod:`reproduce.harness.verdicts`.
 
@@ -243,7 +231,8 @@ def scale_verdict(result: dict, g2s: dict, max_n: int) -> dict:
     before any reference or heuristic of those graphs was computed, so before any ratio;
     revised to the seed rule before the ten-seed data): the G2S-RNN claim of
     ``fig2-scalability`` on each type (ratio <= 1.10 at every informative size of the run, each
-    seed on its own graphs, then k of n seeds); the types combined by :func:`_combined`; absent
+    seed on its own graphs, then k of n seeds); the types combined by
+    :func:`~reproduce.harness.verdicts.seeds.combined_verdict`; absent
     on a type -> pending.  A run stopping below 3,200 vertices gives ``not-reproduced`` (the
     claim's size is not reached).  The ratios are against the best known solution
     (``reference_gap`` says how far that can be from the proven bound)."""
@@ -260,7 +249,7 @@ def scale_verdict(result: dict, g2s: dict, max_n: int) -> dict:
         return verdict("refuted", **vals)
     if None in kinds:
         return verdict("pending", **vals)
-    return verdict(_combined(kinds), **vals)
+    return verdict(combined_verdict(kinds), **vals)
 
 
 def plot(result: dict):

@@ -44,6 +44,9 @@ ER15, BIPARTITE20, PLANTED15 = "er15", "bipartite20", "planted15"
 #: the neural baselines of Section 5 (Structure2Vec, GraphSAGE GCN / mean / pool, WL kernel NN,
 #: WL kernel embedding), one training seed each; absent checkpoints are skipped
 BASELINES = ("s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn", "wl_embed")
+#: the graph-convolution ones among them, the paper's "GCNN" (Structure2Vec, GraphSAGE); the
+#: others embed the WL kernel
+GCNN_BASELINES = tuple(b for b in BASELINES if not b.startswith("wl_"))
 BASELINE_SEED = 0
 #: a verdict resting on fewer training seeds than this at a deciding point is
 #: ``inconclusive`` (:func:`reproduce.harness.verdicts.bound_verdict`'s ``min_seeds``)

@@ -9,7 +9,11 @@ records.
 * "beats heuristics": paired differences G2S-RNN - heuristic; refuted when a heuristic is
   better beyond the noise, confirmed when no upper end is above 0, else inconclusive;
 * "baselines inconsistent": confirmed only when every baseline is above 1.10 somewhere beyond
-  the noise and G2S-RNN's claim is confirmed; refuted when every baseline is good everywhere.
+  the noise and G2S-RNN's claim is confirmed; refuted when every baseline is good everywhere;
+* G2S-RNN vs the GCNN baselines, on pairs of seeds: the WL-kernel baselines are not compared;
+  refuted when a GCNN baseline's seeds are typically better, confirmed (qualified below 3,200
+  vertices) when G2S-RNN's are typically better than all, seed-dependent when G2S-RNN's seeds
+  split, undecided with three baseline seeds.
 """
 
 import numpy as np
@@ -20,11 +24,11 @@ JITTER = np.linspace(-0.004, 0.004, 12)   # per-graph spread around a point's le
 
 
 def _result(g2s=(1.02, 1.02, 1.02), s2v=1.3, sage=1.2, greedy=1.5, sizes=(25, 400),
-            baseline_seeds=3, graphs=12, worst=None, trivial=None):
+            baseline_seeds=3, graphs=12, worst=None, trivial=None, wl=None):
     """Records of ``graphs`` graphs per (family, size): G2S-RNN seed k at level ``g2s[k]``
     (``worst``: its levels on the greedy worst case instead), heuristics and baselines at the
-    given levels (a baseline with ``baseline_seeds`` seeds), the trivial solver at
-    ``trivial``."""
+    given levels (a baseline with ``baseline_seeds`` seeds; the WL kernel NN at ``wl``, if
+    given), the trivial solver at ``trivial``."""
     rows = []
     for f in FAMILIES:
         for n in sizes:
@@ -36,8 +40,8 @@ def _result(g2s=(1.02, 1.02, 1.02), s2v=1.3, sage=1.2, greedy=1.5, sizes=(25, 40
                             (("greedy", greedy), ("list", 1.5), ("matching", 1.9))})
                 if trivial is not None:
                     res["trivial"] = {"ratio": trivial + JITTER[i]}
-                for b, lvl in (("s2v", s2v), ("sage_mean", sage)):
-                    for k in range(baseline_seeds):
+                for b, lvl in (("s2v", s2v), ("sage_mean", sage), ("wl_nn", wl)):
+                    for k in range(baseline_seeds if lvl is not None else 0):
                         res[f"{b}_s{k}"] = {"ratio": lvl + JITTER[i]}
                 rows.append({"family": f, "n": n, "index": i, "results": res})
     return {"profile": "ci", "baselines": ["s2v", "sage_mean"], "sizes": list(sizes),
@@ -126,3 +130,21 @@ def test_more_convolutions_for_larger_graphs_rule():
     assert flat["verdict"] == "undecided" and "rho +0.00" in flat["per_seed"]
     split = depth_verdict(_with_depths((1.0,) * 5 + (-0.5,) * 5))
     assert split["verdict"] == "seed-dependent" and split["mean_T"].startswith("n=25: ")
+
+
+def test_g2s_vs_gcnn_on_pairs_of_seeds():
+    def versus(**kw):
+        return derive_verdicts(_result(**kw))["fig3-g2s-vs-gcnn"]
+    # the WL kernel NN is better than G2S-RNN, but it is no GCNN: not compared
+    got = versus(g2s=(1.02,) * 4, baseline_seeds=4, sizes=(25, 3200), wl=1.0)
+    assert got["verdict"] == "confirmed" and "wl_nn" not in got["per_comparison"]
+    assert got["confirmed_for"] == "s2v@mvc, sage_mean@mvc" and got["pairs"] == 2 * 4 * 4
+    assert versus(g2s=(1.02,) * 4, baseline_seeds=4)["verdict"] == "qualified"
+    worse = versus(g2s=(1.02,) * 4, baseline_seeds=4, s2v=1.0)
+    assert worse["verdict"] == "refuted" and worse["refuted_for"] == "s2v@mvc"
+    # half the G2S-RNN seeds worse than both baselines
+    split = versus(g2s=(1.02,) * 5 + (1.35,) * 5, baseline_seeds=4)
+    assert split["verdict"] == "seed-dependent"
+    assert split["per_comparison"].count("pairs holding 20 of 40") == 2
+    assert split["pairs_holding"] == 2 * 20 and split["by_verdict"] == "2 seed-dependent"
+    assert versus(g2s=TEN_GOOD)["verdict"] == "undecided"      # three baseline seeds

@@ -9,7 +9,12 @@ Invariants:
   confirmed, seed-dependent only when seeds disagree, fewer than the minimum of seeds
   undecided, undecided seeds that could tip the verdict make it undecided, no informative
   point makes it uninformative;
-* the trivial solver's points that meet the bar are not informative.
+* the trivial solver's points that meet the bar are not informative;
+* pairs of seeds ("A better than B"): a pair holds only when A is better beyond the noise at
+  every informative point (a tie is not better), fails when B is better beyond the noise
+  somewhere, else is undecided; every verdict word is reachable; n = n_A x n_B pairs; an
+  undecided pair is never counted as holding; the interval rests on the smaller side's seeds;
+  a point where both reach the best known solution on every graph is not informative.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from hypothesis import strategies as st
 
 from reproduce.harness.verdicts.seeds import (
     SEED_VERDICTS,
+    combined_verdict,
     informative_points,
+    pair_claim,
     seed_decision,
     seeds_verdict,
     wilson,
@@ -107,6 +114,18 @@ def test_wilson_matches_the_textbook_value():
     assert lo == pytest.approx(0.5958, abs=1e-3) and hi == pytest.approx(0.9821, abs=1e-3)
 
 
+def test_wilson_is_scipys_for_whole_counts_and_monotone_between_them():
+    from scipy import stats
+    for n in (1, 3, 10, 30):
+        for k in range(n + 1):
+            ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+            assert wilson(k, n) == (ci.low, ci.high)
+    ends = [wilson(k / 4, 3) for k in range(13)]   # fractions of 3 trials, in quarter steps
+    assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in zip(ends, ends[1:]))
+    with pytest.raises(ValueError):
+        wilson(4, 3)
+
+
 def _records(per_seed: dict, null=None, graphs=6, points=(("er", 100), ("er", 200))):
     """Figure-JSON instance records: ``per_seed[key][(family, n)]`` a ratio level per seed,
     small per-graph noise around it; ``null`` the trivial solver's level per point."""
@@ -150,3 +169,115 @@ def test_seed_claim_with_three_seeds_cannot_confirm():
     seeds = {f"g2s_rnn_s{s}": good for s in range(3)}
     got = seed_claim(_records(seeds), list(seeds), 1.10)
     assert got["verdict"] == "undecided" and got["k_of_n"] == "3 of 3"
+
+
+# ------------------------------------------------------------------ pairs of seeds
+GRAPHS = 12
+SPREAD = np.linspace(-0.004, 0.004, GRAPHS)     # per-graph spread shared by every method
+
+
+def _pair_records(a_levels, b_levels, points=(("er", 100), ("er", 200)), b_points=None,
+                  wobble=()):
+    """Records of ``GRAPHS`` graphs per point: seed k of A (``g2s_rnn_sK``) at
+    ``a_levels[k]``, seed k of B (``s2v_sK``) at ``b_levels[k]``, the same per-graph spread
+    (none at level 1, the best known solution); a level may be a dict point -> level.  B runs
+    only at ``b_points`` (default: all).  The A seeds in ``wobble`` alternate +-0.1 around
+    their level from graph to graph (a mean difference near 0 with a wide interval)."""
+    def ratio(lv, pt, i):
+        lv = lv[pt] if isinstance(lv, dict) else lv
+        return lv + (SPREAD[i] if lv > 1 else 0.0)
+    recs = []
+    for pt in points:
+        for i in range(GRAPHS):
+            res = {f"g2s_rnn_s{k}": {"ratio": ratio(lv, pt, i)
+                                     + (0.1 * (-1) ** i if k in wobble else 0.0)}
+                   for k, lv in enumerate(a_levels)}
+            if b_points is None or pt in b_points:
+                res.update({f"s2v_s{k}": {"ratio": ratio(lv, pt, i)}
+                            for k, lv in enumerate(b_levels)})
+            recs.append({"family": pt[0], "n": pt[1], "index": i, "results": res})
+    return recs
+
+
+def _pairs(a_levels, b_levels, **kw):
+    keys_a = [f"g2s_rnn_s{k}" for k in range(len(a_levels))]
+    keys_b = [f"s2v_s{k}" for k in range(len(b_levels))]
+    return pair_claim(_pair_records(a_levels, b_levels, **kw), keys_a, keys_b, n_resamples=999)
+
+
+def test_pair_claim_reaches_every_word():
+    # every G2S-RNN seed better than every baseline seed, beyond the noise
+    assert _pairs([1.02] * 5, [1.2] * 5)["verdict"] == "confirmed"
+    # every baseline seed better
+    assert _pairs([1.2] * 5, [1.02] * 5)["verdict"] == "refuted"
+    # half the G2S-RNN seeds better than the baseline, half worse
+    split = _pairs([1.02] * 3 + [1.3] * 3, [1.15] * 6)
+    assert split["verdict"] == "seed-dependent" and split["k_of_n"] == "18 of 36"
+    # every pair holds, but three seeds a side cannot show what the recipes typically do
+    assert _pairs([1.02] * 3, [1.2] * 3)["verdict"] == "undecided"
+    # both find the best known solution on every graph everywhere: nothing to compare
+    flat = _pairs([1.0] * 5, [1.0] * 5)
+    assert flat["verdict"] == "uninformative" and flat["informative"] == "0 of 25 pairs"
+
+
+def test_pair_claim_counts_pairs_and_names_them():
+    a_levels = [1.02, 1.02, 1.3, 1.02]          # seed 2 worse than the baseline
+    b_levels = [1.15] * 3
+    got = _pairs(a_levels, b_levels, b_points=(("er", 100),))   # B ran at one point only
+    n_a, n_b = len(a_levels), len(b_levels)
+    good = sum(lv < b_levels[0] for lv in a_levels)
+    assert got["n"] == n_a * n_b and got["seeds"] == f"{n_a} x {n_b}"
+    assert got["k_of_n"] == f"{good * n_b} of {n_a * n_b}"
+    assert got["fails"] == (n_a - good) * n_b and got["undecided"] == 0
+    # each pair is named once, decided at the one point both ran
+    for a in range(n_a):
+        for b in range(n_b):
+            assert got["per_pair"].count(f"s{a} vs s{b} ") == 1
+    assert "er@200" not in got["per_pair"]
+    assert got["worst_pair"].startswith("s2 vs s") and "fails (er@100: +0.150" in \
+        got["worst_pair"]
+    # Wilson's interval rests on the smaller side's three seeds, not on the 12 pairs
+    assert got["fraction_interval"] == "[{:.2f}, {:.2f}]".format(
+        *wilson(good * n_b * min(n_a, n_b) / (n_a * n_b), min(n_a, n_b)))
+
+
+def test_an_undecided_pair_is_not_counted_as_holding():
+    """Three G2S-RNN seeds better than each of four baseline seeds, the fourth G2S-RNN seed
+    straddling them: 12 pairs hold, 4 are undecided.  Counted as holding, the 4 would make
+    it 16 of 16, which confirms."""
+    got = _pairs([1.02] * 4, [1.2] * 4)
+    assert got["verdict"] == "confirmed" and got["k_of_n"] == "16 of 16"
+    got = _pairs([1.02, 1.02, 1.02, 1.2], [1.2] * 4, wobble=(3,))
+    assert got["undecided"] == 4 and got["fails"] == 0 and got["k_of_n"] == "12 of 16"
+    assert got["verdict"] == "undecided"
+    assert seeds_verdict(["holds"] * 16, trials=4)["verdict"] == "confirmed"
+    assert seeds_verdict(["holds"] * 12 + ["undecided"] * 4, trials=4)["verdict"] \
+        == "undecided"
+
+
+def test_more_pairs_from_the_same_seeds_are_not_more_evidence():
+    # 30 of 30 pairs from ten G2S-RNN seeds and three baseline seeds: three baseline seeds
+    # cannot exclude a baseline recipe whose every second seed beats G2S-RNN
+    got = _pairs([1.02] * 10, [1.2] * 3)
+    assert got["k_of_n"] == "30 of 30" and got["verdict"] == "undecided"
+    assert _pairs([1.02] * 10, [1.2] * 10)["verdict"] == "confirmed"
+
+
+def test_a_tie_at_the_best_known_solution_is_uninformative_elsewhere_not_better():
+    both_best = {("er", 100): 1.0, ("er", 200): 1.02}
+    worse_at_200 = {("er", 100): 1.0, ("er", 200): 1.2}
+    # at n = 100 both find the best known solution on every graph: only n = 200 decides
+    got = _pairs([both_best] * 5, [worse_at_200] * 5)
+    assert got["verdict"] == "confirmed" and "er@100" not in got["per_pair"]
+    # but the same tie at a ratio above 1 is not "better": every pair undecided
+    tie_above = {("er", 100): 1.2, ("er", 200): 1.02}
+    got = _pairs([tie_above] * 5, [{("er", 100): 1.2, ("er", 200): 1.2}] * 5)
+    assert got["undecided"] == 25 and got["verdict"] == "undecided"
+
+
+def test_combined_verdict():
+    assert combined_verdict(["confirmed", "refuted", "undecided"]) == "refuted"
+    assert combined_verdict(["confirmed", "confirmed"]) == "confirmed"
+    assert combined_verdict(["uninformative", "uninformative"]) == "uninformative"
+    assert combined_verdict(["confirmed", "seed-dependent", "undecided"]) == "seed-dependent"
+    assert combined_verdict(["confirmed", "uninformative"]) == "undecided"

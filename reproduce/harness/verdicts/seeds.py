@@ -34,7 +34,7 @@ with no informative point is ``uninformative``.
 Step 2 -- the seeds (:func:`seeds_verdict`)
 -------------------------------------------
 With k seeds holding, f failing and u undecided of n = k + f + u, the fraction of seeds for
-which the claim holds is estimated with a Wilson score interval (95%, ``scipy.stats.binomtest``;
+which the claim holds is estimated with a Wilson score interval (95%, :func:`wilson`;
 Wilson keeps its coverage at 0 and 1, where the bootstrap collapses).  Undecided seeds are
 counted both ways: the interval runs from Wilson's lower end of k/n (undecided as failing) to
 its upper end of (k + u)/n (undecided as holding).  Then, with one meaning each:
@@ -56,21 +56,56 @@ With 10 seeds, 9 or 10 holding is ``confirmed`` and 0 or 1 ``refuted``; with 3 s
 can be confirmed or refuted (Wilson's interval of 3 of 3 is [0.44, 1]): three seeds cannot
 show what a recipe typically does, and the verdict (``undecided`` when they agree,
 ``seed-dependent`` when they do not) says so.
+
+Pairs of seeds: "A is better than B" (:func:`pair_claim`)
+----------------------------------------------------------
+Written before the ten-seed data (the three-seed JSON had been seen), revising the
+comparisons of G2S-RNN with the baselines: those were decided by the two-level paired
+bootstrap of the two seed means (:func:`reproduce.harness.verdicts.comparison_claim`), the
+interval over three seeds a side that this module replaces for claims about trained models.
+A comparison of two training recipes is decided on pairs of seeds as a threshold claim is
+decided on seeds:
+
+* one pair (seed i of A, seed j of B), over the graphs both ran: at each (family, size)
+  point, the paired per-graph differences A - B of the ratio (lower is better), with step 1's
+  two intervals of their mean and bar 0 (:func:`seed_decision`, ``strict``).  The pair
+  **holds** when at every informative point the ``1 - alpha`` interval lies wholly below 0
+  (A better beyond the noise; a tie is not "better"), **fails** when at some informative
+  point the Bonferroni interval (``1 - alpha / k``) lies wholly above 0 (B better beyond the
+  noise), and is **undecided** otherwise.  A point is informative for a pair unless both
+  found solutions of the same value, at least as good as the reference (ratio <= 1), on
+  every graph there: neither can be better than the best known.  A pair with no informative
+  point is undecided;
+* the pairs: step 2 over the n = n_A x n_B pairs, with its words (confirmed when the Wilson
+  interval of the fraction holding lies above one half, refuted below, seed-dependent when
+  pairs hold and fail across one half, undecided otherwise; uninformative when no pair has
+  an informative point).  The pairs are not independent -- seed i of A is in n_B of them --
+  so the interval of the fraction k/n is Wilson's as if from min(n_A, n_B) trials, the
+  smaller side's seeds: all 30 pairs of 10 A seeds and 3 B seeds holding is still what a
+  B recipe whose every second seed beats every A seed shows with chance 1/8 (three seeds
+  that do not), so it cannot confirm; and fewer than ``MIN_SEEDS`` seeds on either side is
+  undecided, as in step 2.
+
+Several comparisons read as one claim ("A is better than every B"; also several types of one
+threshold claim) by :func:`combined_verdict`: refuted when one is refuted, confirmed when all
+are confirmed, uninformative when all are uninformative, else seed-dependent when one is, else
+undecided.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import sqrt
 
-from scipy import stats
+from scipy.special import ndtri
 
-from reproduce.harness.settings import MIN_SEEDS
+from reproduce.harness.settings import EPS, MIN_SEEDS
 from reproduce.harness.verdicts.records import seed_label
 from reproduce.harness.verdicts.rule import N_RESAMPLES, SEED, interval_over_graphs
 
 __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decision",
-           "seeds_verdict", "seed_claim", "informative_points", "wilson", "fraction_text",
-           "some_seed_text"]
+           "seeds_verdict", "seed_claim", "pair_claim", "pair_claims", "combined_verdict",
+           "informative_points", "wilson", "fraction_text", "some_seed_text"]
 
 #: per-seed test level over graphs (step 1)
 ALPHA = 0.05
@@ -82,16 +117,28 @@ SEED_CONFIDENCE = 0.95
 SEED_VERDICTS = ("confirmed", "refuted", "seed-dependent", "undecided", "uninformative")
 
 
-def wilson(k: int, n: int, confidence: float = SEED_CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval of ``k`` successes in ``n`` trials (``(0, 1)`` when ``n == 0``)."""
+def wilson(k: float, n: float, confidence: float = SEED_CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of ``k`` successes in ``n`` trials (``(0, 1)`` when ``n == 0``).
+
+    Newcombe's (1998) closed form, term for term as ``scipy.stats.binomtest(k, n)
+    .proportion_ci(method="wilson")`` computes it (the same floats for whole counts); ``k``
+    may be fractional: the fraction ``k / n`` as if from ``n`` trials (pairs of seeds, module
+    docstring)."""
     if n == 0:
         return 0.0, 1.0
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence,
-                                                       method="wilson")
-    return float(ci.low), float(ci.high)
+    if not 0 <= k <= n:
+        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+    p = k / n
+    z = ndtri(0.5 + 0.5 * confidence)
+    denom = 2 * (n + z**2)
+    center = (2 * n * p + z**2) / denom
+    delta = z / denom * sqrt(4 * n * p * (1 - p) + z**2)
+    return (0.0 if k == 0 else float(center - delta)), (1.0 if k == n else float(center + delta))
 
 
-def _meets(value: float, bar: float, direction: str) -> bool:
+def _meets(value: float, bar: float, direction: str, strict: bool = False) -> bool:
+    if strict:
+        return value < bar if direction == "<=" else value > bar
     return value <= bar if direction == "<=" else value >= bar
 
 
@@ -105,12 +152,14 @@ def informative_points(null_means: Mapping[str, float], bar: float,
 
 def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, direction: str = "<=",
                   points: Sequence[str] | None = None, alpha: float = ALPHA,
-                  n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+                  strict: bool = False, n_resamples: int = N_RESAMPLES,
+                  seed: int = SEED) -> dict:
     """Step 1 (module docstring): ``holds`` / ``fails`` / ``undecided`` for one seed.
 
     ``values[point]`` are the seed's per-graph values at that point; ``points`` restricts the
-    decision to the informative ones (default: all).  Returns the decision, the deciding point
-    and every point's two intervals.
+    decision to the informative ones (default: all); ``strict``: holding needs the interval
+    strictly on the claim's side (a difference "A better than B" must exclude a tie).
+    Returns the decision, the deciding point and every point's two intervals.
     """
     if direction not in ("<=", ">="):
         raise ValueError(f"direction must be '<=' or '>=', got {direction!r}")
@@ -139,24 +188,27 @@ def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, directio
     failing = [p for p in pts if past(p) > 0]
     if failing:
         decision, point = "fails", max(failing, key=past)
-    elif all(_meets(recs[p]["hold"]["high" if le else "low"], bar, direction) for p in pts):
+    elif all(_meets(recs[p]["hold"]["high" if le else "low"], bar, direction, strict)
+             for p in pts):
         decision, point = "holds", max(pts, key=near)
     else:
         decision = "undecided"
         point = max((p for p in pts if not _meets(recs[p]["hold"]["high" if le else "low"],
-                                                   bar, direction)), key=near)
+                                                   bar, direction, strict)), key=near)
     return {"decision": decision, "deciding_point": point, "n_points": k,
             "confidence_hold": hold_conf, "confidence_fail": fail_conf, "points": recs}
 
 
 def seeds_verdict(decisions: Mapping[str, str] | Sequence[str], *,
                   n_informative: int | None = None, min_seeds: int = MIN_SEEDS,
-                  confidence: float = SEED_CONFIDENCE) -> dict:
+                  confidence: float = SEED_CONFIDENCE, trials: int | None = None) -> dict:
     """Step 2 (module docstring): the verdict word from the seeds' decisions.
 
     ``decisions``: each seed's ``holds`` / ``fails`` / ``undecided`` (a mapping seed -> decision
     keeps the seed names in the record).  ``n_informative=0`` makes the claim
-    ``uninformative``.
+    ``uninformative``.  ``trials``: the independent trials the Wilson interval of the fraction
+    rests on, and what ``min_seeds`` is compared with (default: one per decision; pairs of
+    seeds: the smaller side's seed count, :func:`pair_claim`).
     """
     named = dict(decisions) if isinstance(decisions, Mapping) else dict(enumerate(decisions))
     bad = {d for d in named.values() if d not in ("holds", "fails", "undecided")}
@@ -166,18 +218,22 @@ def seeds_verdict(decisions: Mapping[str, str] | Sequence[str], *,
     f = sum(d == "fails" for d in named.values())
     u = sum(d == "undecided" for d in named.values())
     n = k + f + u
-    low, _ = wilson(k, n, confidence)
-    _, high = wilson(k + u, n, confidence)
+    m = n if trials is None else trials
+
+    def ci(count):  # Wilson's interval of the fraction count / n, from m trials
+        return wilson(count if trials is None or n == 0 else count * m / n, m, confidence)
+
+    low, _ = ci(k)
+    _, high = ci(k + u)
     if n_informative == 0:
         verdict = "uninformative"
-    elif n < min_seeds:
+    elif m < min_seeds:
         verdict = "undecided"
     elif low > 0.5:
         verdict = "confirmed"
     elif high < 0.5:
         verdict = "refuted"
-    elif k and f and not (wilson(k + u, n, confidence)[0] > 0.5
-                          or wilson(k, n, confidence)[1] < 0.5):
+    elif k and f and not (ci(k + u)[0] > 0.5 or ci(k)[1] < 0.5):
         verdict = "seed-dependent"
     else:
         verdict = "undecided"
@@ -269,3 +325,116 @@ def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
                fraction_interval=fraction_text(out), some_seed=some_seed_text(decisions))
     del out["seeds"]
     return out
+
+
+def _pair_differences(instances: Sequence[Mapping], a: str, b: str, families=None,
+                      field: str = "ratio", best: float = 1.0) -> tuple[dict, list[str]]:
+    """``({"family@n": [A - B per graph both ran]}, informative points)`` for one pair of seed
+    keys; a point is uninformative when on every graph A and B have the same value, no worse
+    than ``best`` (the reference's ratio, 1): neither can be better there."""
+    diffs: dict[str, list[float]] = {}
+    ceiling: dict[str, bool] = {}
+    for rec in instances:
+        res = rec.get("results", {})
+        ra, rb = res.get(a), res.get(b)
+        if not (isinstance(ra, Mapping) and isinstance(rb, Mapping)) or \
+                ra.get(field) is None or rb.get(field) is None:
+            continue
+        if families is not None and rec["family"] not in families:
+            continue
+        va, vb = float(ra[field]), float(rb[field])
+        p = f"{rec['family']}@{int(rec['n'])}"
+        diffs.setdefault(p, []).append(va - vb)
+        at_best = abs(va - vb) <= EPS and va <= best + EPS
+        ceiling[p] = ceiling.get(p, True) and at_best
+    diffs = dict(sorted(diffs.items(), key=lambda kv: _point_key(kv[0])))
+    return diffs, [p for p in diffs if not ceiling[p]]
+
+
+def pair_claim(instances: Sequence[Mapping], a_keys: Sequence[str], b_keys: Sequence[str], *,
+               families=None, min_seeds: int = MIN_SEEDS, n_resamples: int = N_RESAMPLES,
+               seed: int = SEED) -> dict:
+    """"A is better than B" (lower ratio) from a figure JSON's per-instance records, decided
+    on pairs of seeds (module docstring): each pair (seed key of ``a_keys``, seed key of
+    ``b_keys``) by :func:`seed_decision` on its paired differences at its informative points
+    (bar 0, strict), then :func:`seeds_verdict` over the pairs with min(n_A, n_B) trials.
+
+    Returns the verdict object with ``k_of_n`` (pairs), ``fails``, ``undecided``,
+    ``fraction_interval``, ``seeds`` ("n_A x n_B"), ``informative`` (pairs with an informative
+    point), ``per_pair`` (each pair's decision and deciding point: A - B there with its
+    interval) and ``worst_pair`` (the pair whose deciding difference is largest).
+    """
+    decisions, notes, worst, ran, n_informative = {}, [], None, (set(), set()), 0
+    for a in a_keys:
+        for b in b_keys:
+            diffs, informative = _pair_differences(instances, a, b, families)
+            if not diffs:
+                continue
+            d = seed_decision(diffs, 0.0, points=informative, strict=True,
+                              n_resamples=n_resamples, seed=seed)
+            label = f"{seed_label(a)} vs {seed_label(b)}"
+            decisions[label] = d["decision"]
+            ran[0].add(a)
+            ran[1].add(b)
+            n_informative += bool(informative)
+            p = d["deciding_point"]
+            if p is None:
+                notes.append(f"{label} undecided (no informative point)")
+                continue
+            iv = d["points"][p]["hold" if d["decision"] != "fails" else "fail"]
+            notes.append(f"{label} {d['decision']} ({p}: {iv['estimate']:+.3f} "
+                         f"[{iv['low']:+.3f}, {iv['high']:+.3f}])")
+            if worst is None or iv["estimate"] > worst[0]:
+                worst = (iv["estimate"], notes[-1])
+    if not decisions:
+        return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no shared records",
+                "per_pair": "none"}
+    sides = (len(ran[0]), len(ran[1]))
+    out = seeds_verdict(decisions, n_informative=n_informative, min_seeds=min_seeds,
+                        trials=min(sides))
+    del out["seeds"], out["some_seed_holds"]
+    out.update(fraction_interval=fraction_text(out), seeds=f"{sides[0]} x {sides[1]}",
+               informative=f"{n_informative} of {len(decisions)} pairs",
+               per_pair="; ".join(notes), worst_pair=worst[1] if worst else "none")
+    return out
+
+
+def pair_claims(tables: Mapping[str, tuple], *, min_seeds: int = MIN_SEEDS,
+                n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+    """Several comparisons read as one claim, "A is better than every B": ``tables[tag] =
+    (records, A's seed keys, B's seed keys)``, each decided by :func:`pair_claim`, combined
+    by :func:`combined_verdict` (``pending`` with no comparison).  Evidence: ``comparisons``,
+    ``pairs`` (all comparisons' pairs) and ``pairs_holding``, ``by_verdict`` (how many
+    comparisons got each word), ``confirmed_for`` / ``refuted_for`` (tags), and
+    ``per_comparison``: each tag's verdict, pairs holding with the interval of the fraction,
+    failing and undecided pairs, seeds a side, and the pair with the largest difference."""
+    got = {t: pair_claim(rec, a, b, min_seeds=min_seeds, n_resamples=n_resamples, seed=seed)
+           for t, (rec, a, b) in tables.items()}
+    got = {t: g for t, g in got.items() if g.get("n")}
+
+    def tags(word):
+        return ", ".join(t for t, g in got.items() if g["verdict"] == word) or "none"
+    words = [g["verdict"] for g in got.values()]
+    return {"verdict": combined_verdict(words) if got else "pending", "comparisons": len(got),
+            "pairs": sum(g["n"] for g in got.values()),
+            "pairs_holding": sum(g["k"] for g in got.values()),
+            "by_verdict": ", ".join(f"{words.count(w)} {w}" for w in SEED_VERDICTS
+                                    if w in words) or "none",
+            "confirmed_for": tags("confirmed"), "refuted_for": tags("refuted"),
+            "per_comparison": "; ".join(
+                f"{t}: {g['verdict']} (pairs holding {g['k_of_n']} {g['fraction_interval']}, "
+                f"failing {g['fails']}, undecided {g['undecided']}; seeds {g['seeds']}; "
+                f"largest A - B: {g['worst_pair']})" for t, g in got.items()) or "none"}
+
+
+def combined_verdict(kinds: Sequence[str]) -> str:
+    """One verdict from several of this module's verdicts (module docstring): any refuted
+    refutes; all confirmed confirm; all uninformative is uninformative; otherwise the weakest
+    word in use (seed-dependent before undecided)."""
+    if "refuted" in kinds:
+        return "refuted"
+    if all(k == "confirmed" for k in kinds):
+        return "confirmed"
+    if all(k == "uninformative" for k in kinds):
+        return "uninformative"
+    return "seed-dependent" if "seed-dependent" in kinds else "undecided"
