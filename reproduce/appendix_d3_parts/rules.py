@@ -11,8 +11,9 @@ from reproduce.common import verdict
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 
-__all__ = ["collapse_verdict", "pca_verdict", "depth_verdict", "latching_verdict",
-           "semantics_verdict", "derive_verdicts"]
+__all__ = ["collapse_verdict", "alignment_verdict", "connectivity_verdict", "depth_verdict",
+           "convergence_verdict", "latching_verdict", "semantics_verdict", "integers_verdict",
+           "derive_verdicts"]
 
 T_MAX, REF_LAYER = S.T_MAX, S.D3_REF_LAYER
 #: layers 5..10 of D.3 (1)'s rule, as a slice of a per-layer list
@@ -105,31 +106,28 @@ def _family_median(values: dict, family: str) -> float:
     got = [v for (f, _), v in values.items() if f == family and v is not None]
     return float(np.median(got)) if got else float("nan")
 
-def pca_verdict(result: dict) -> dict:
-    """Rule, on the shipped seeds' (family, size) cells where PCA is defined at layer 10 for
-    at least half the graphs: *aligned* when the median ``|cos|`` between the first principal
-    directions of consecutive layers is >= 0.99 for every pair 5->6 .. 14->15; *correlated*
-    when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >= 0.5.  Each
-    median gets a percentile bootstrap interval over the (graph, seed) cases where it is
-    defined, Bonferroni over all (cell, pair) and (cell, rho) points: a cell is aligned
-    (correlated) when every lower end is at least the threshold, not aligned (not correlated)
-    when some upper end is below it or nothing is defined, else undecided.  Confirmed: every
-    cell aligned and correlated; refuted: no cell aligned, or no cell correlated, beyond the
-    noise; qualified: decided otherwise; inconclusive: something undecided; not-reproduced when
-    no cell is defined.  (Revised after the point-estimate data had been seen: the same
-    thresholds, decided on intervals.)  Context only: ``min_cos_skip``
-    (layers ``t`` and ``t + 2``, 5..15: is a failure a period-2 oscillation?) and
-    ``example_min_cos_ref`` (Figure 7(c)'s measure on its 10-vertex ER example)."""
+def _pca_sides(result: dict) -> tuple[dict | None, dict]:
+    """The per-cell sides of D.3 (2) and (3), shared by :func:`alignment_verdict` and
+    :func:`connectivity_verdict`, and the common evidence fields (sides ``None`` when PCA is
+    defined in no cell).
+
+    Cells: the shipped seeds' (family, size) cells where PCA is defined at layer 10 for at least
+    half the graphs.  A cell is *aligned* when the median ``|cos|`` between the first principal
+    directions of consecutive layers is >= ``D3_PCA_ALIGNED`` for every pair 5->6 .. 14->15,
+    *correlated* when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >=
+    ``D3_PCA_CORRELATED``.  Each median gets a percentile bootstrap interval over the (graph,
+    seed) cases where it is defined, Bonferroni over all (cell, pair) and (cell, rho) points of
+    the PCA study (one family for both items, as when they were one claim): a cell *holds* when
+    every lower end is at least the threshold, *fails* when some upper end is below it or
+    nothing is defined, else is undecided."""
     pca = result["pca"]["shipped"]
     cells = {(f, n): v for f in pca for n, v in pca[f].items()
              if v["undefined_at_ref"] * 2 <= v["cases"]}
     degenerate = sorted({f for f in pca for v in pca[f].values()} -
                         {f for f, _ in cells})
+    base = dict(degenerate=", ".join(degenerate) or "none", profile=result["profile"])
     if not cells:
-        return verdict("not-reproduced", degenerate=", ".join(degenerate) or "none",
-                       profile=result["profile"])
-    tail = {c: v["cos_next"][ALIGN_FROM:T_MAX - 1] for c, v in cells.items()}
-    rho = {c: v["rho_degree"][REF_LAYER - 1] for c, v in cells.items()}
+        return None, base
     pairs = range(ALIGN_FROM, T_MAX - 1)
     conf = rule.per_point_confidence(len(cells) * (len(pairs) + 1))
 
@@ -147,27 +145,58 @@ def pca_verdict(result: dict) -> dict:
                          for j in pairs]) for c, v in cells.items()}
     corr = {c: side([case[REF_LAYER - 1] for case in v["rho_degree_cases"]],
                     S.D3_PCA_CORRELATED) for c, v in cells.items()}
-    every = list(aligned.values()) + list(corr.values())
-    if all(x == "holds" for x in every):
-        kind = "confirmed"
-    elif all(x == "fails" for x in aligned.values()) or all(x == "fails" for x in corr.values()):
-        kind = "refuted"
-    else:
-        kind = "inconclusive" if "undecided" in every else "qualified"
+    return {"cells": cells, "aligned": aligned, "correlated": corr}, \
+        {**base, "interval_confidence": round(conf, 5)}
+
+
+def _count(sides: dict, word: str) -> str:
+    return f"{sum(x == word for x in sides.values())} of {len(sides)}"
+
+
+def alignment_verdict(result: dict) -> dict:
+    """Rule for D.3 (2), "the principal component direction of the vertex state vectors at each
+    layer converges", over the cells of :func:`_pca_sides`: confirmed when every cell is
+    aligned, refuted when every cell is not aligned beyond the noise, qualified when decided
+    otherwise, inconclusive when some cell is undecided, not-reproduced when PCA is defined in
+    no cell.  (Revised after the point-estimate data had been seen: the same threshold, decided
+    on intervals; D.3 (3) was part of this claim until the two items were split, with the same
+    per-cell decisions.)  Context only: ``min_cos_skip`` (layers ``t`` and ``t + 2``, 5..15: is
+    a failure a period-2 oscillation?) and ``example_min_cos_ref`` (Figure 7(c)'s measure on its
+    10-vertex ER example)."""
+    got, base = _pca_sides(result)
+    if got is None:
+        return verdict("not-reproduced", **base)
+    cells, aligned = got["cells"], got["aligned"]
+    tail = [x for v in cells.values() for x in v["cos_next"][ALIGN_FROM:T_MAX - 1]]
+    skip = [x for v in cells.values() for x in v["cos_skip"][ALIGN_FROM:T_MAX - 2]]
+    return verdict(
+        _combine(list(aligned.values())), **base, cells_aligned=_count(aligned, "holds"),
+        cells_not_aligned=_count(aligned, "fails"),
+        min_cos_next=_r(min((x for x in tail if x is not None), default=None)),
+        min_cos_skip=_r(min((x for x in skip if x is not None), default=None)),
+        example_min_cos_ref=_r(min(x for x in result["pca_example"]["cos_ref"] if x is not None)))
+
+
+def connectivity_verdict(result: dict) -> dict:
+    """Rule for D.3 (3), "the component of the vertex state vectors along the principal
+    direction roughly correlate to how well the vertex is connected to the rest of the graph",
+    over the cells of :func:`_pca_sides` (connectivity read as degree): confirmed when every
+    cell is correlated, refuted when every cell is not correlated beyond the noise, qualified
+    when decided otherwise, inconclusive when some cell is undecided, not-reproduced when PCA is
+    defined in no cell.  (Revised after the point-estimate data had been seen: the same
+    threshold, decided on intervals; split from D.3 (2)'s claim with the same per-cell
+    decisions.)"""
+    got, base = _pca_sides(result)
+    if got is None:
+        return verdict("not-reproduced", **base)
+    cells, corr = got["cells"], got["correlated"]
+    rho = {c: v["rho_degree"][REF_LAYER - 1] for c, v in cells.items()}
     fams = sorted({f for f, _ in cells})
     return verdict(
-        kind, cells_aligned=f"{sum(x == 'holds' for x in aligned.values())} of {len(cells)}",
-        cells_not_aligned=f"{sum(x == 'fails' for x in aligned.values())} of {len(cells)}",
-        cells_correlated=f"{sum(x == 'holds' for x in corr.values())} of {len(cells)}",
-        cells_not_correlated=f"{sum(x == 'fails' for x in corr.values())} of {len(cells)}",
-        interval_confidence=round(conf, 5),
-        min_cos_next=_r(min((x for t in tail.values() for x in t if x is not None),
-                            default=None)),
-        rho_t10=", ".join(f"{f} {_family_median(rho, f):.2f}" for f in fams),
-        min_cos_skip=_r(min((x for v in cells.values() for x in v["cos_skip"][ALIGN_FROM:T_MAX - 2]
-                             if x is not None), default=None)),
-        example_min_cos_ref=_r(min(x for x in result["pca_example"]["cos_ref"] if x is not None)),
-        degenerate=", ".join(degenerate) or "none", profile=result["profile"])
+        _combine(list(corr.values())), **base, cells_correlated=_count(corr, "holds"),
+        cells_not_correlated=_count(corr, "fails"),
+        rho_t10=", ".join(f"{f} {_family_median(rho, f):.2f}" for f in fams))
+
 
 def plausible_best_depths(cases, confidence: float) -> tuple[list[int], int]:
     """The depths not significantly worse than the best one of the seed-mean curve.
@@ -189,6 +218,12 @@ def plausible_best_depths(cases, confidence: float) -> tuple[list[int], int]:
     return sorted(keep), best
 
 
+def _depth_size(dep: dict) -> str:
+    """The size the depth rules read: the paper's 50, else the smallest size run."""
+    sizes = sorted({int(n) for f in dep for n in dep[f]})
+    return str(S.D3_DEPTH_N if S.D3_DEPTH_N in sizes else sizes[0])
+
+
 def depth_verdict(result: dict) -> dict:
     """Rule, at size 50 (the paper's; the smallest size run when 50 is absent).  Per family,
     the *plausibly best* depths (:func:`plausible_best_depths`, Bonferroni over every
@@ -205,8 +240,7 @@ def depth_verdict(result: dict) -> dict:
     the earlier rule compared the argmin of the seed-mean curve, with no interval, with the
     claimed depths (it said ``qualified``: bipartite 7, regular 6, worst case 11)."""
     dep = result["depth"]
-    sizes = sorted({int(n) for f in dep for n in dep[f]})
-    n = str(S.D3_DEPTH_N if S.D3_DEPTH_N in sizes else sizes[0])
+    n = _depth_size(dep)
     decided = list(S.D3_BEST_DEPTH)
     n_t = len(dep[decided[0]][n]["ratio"])
     conf = rule.per_point_confidence(len(decided) * (n_t - 1))
@@ -249,6 +283,54 @@ def depth_verdict(result: dict) -> dict:
         seeds=len(cases),
         per_seed=", ".join(f"{f} " + "/".join(str(min(b)) for b in dep[f][n]["per_seed_best_T"])
                            for f in dep), profile=result["profile"])
+
+def convergence_verdict(result: dict) -> dict:
+    """Rule for D.3 (4)'s "there is no convergence behavior" (Figure 8(a): |S_T| / OPT against
+    the number of layers T = 1..25), at the depth rules' size.  Per family and training seed,
+    each graph's difference ``ratio_T - ratio_25`` (25: the last depth run) for every tail depth
+    ``T = D3_TAIL_FROM .. 24`` (the depths past Algorithm 2's T_max = 15); each seed mean of those
+    differences gets the two-level bootstrap interval of
+    :func:`reproduce.harness.verdicts.interval_seed_mean` (seeds, then graphs), Bonferroni over
+    every (family, tail depth) point.  With ``m = D3_CONVERGED_MARGIN``: a family's curve
+    *does not converge* (the sub-claim holds) when some tail depth's interval lies wholly
+    outside ``[-m, m]``; it *converges* (fails) when every tail depth's interval lies inside
+    ``[-m, m]``; else, or with fewer than ``MIN_SEEDS`` seeds, it is undecided.  Confirmed:
+    every family does not converge; refuted: every family converges; qualified: some of each;
+    inconclusive: some family undecided; not-reproduced when the run has no tail depth.
+    (Written before the tail of the committed curves was looked at.)"""
+    dep = result["depth"]
+    n = _depth_size(dep)
+    n_t = len(next(iter(dep.values()))[n]["ratio"])
+    tail = list(range(S.D3_TAIL_FROM, n_t))
+    m = S.D3_CONVERGED_MARGIN
+    base = dict(n=int(n), margin=round(m, 4), last=n_t, profile=result["profile"],
+                tail=f"{S.D3_TAIL_FROM}-{n_t - 1}" if tail else "none")
+    if not tail:
+        return verdict("not-reproduced", **base)
+    conf = rule.per_point_confidence(len(dep) * len(tail))
+    sides, farthest, spread, seeds = {}, {}, {}, {}
+    for f in dep:
+        a = np.asarray(dep[f][n]["ratio_cases"], dtype=float)      # seeds x graphs x T
+        ivs = [rule.interval_seed_mean((a[:, :, t - 1] - a[:, :, n_t - 1]).tolist(),
+                                       confidence=conf) for t in tail]
+        outside = any(iv["low"] > m or iv["high"] < -m for iv in ivs)
+        inside = all(iv["low"] >= -m and iv["high"] <= m for iv in ivs)
+        seeds[f] = a.shape[0]
+        sides[f] = ("undecided" if a.shape[0] < S.MIN_SEEDS else "holds" if outside
+                    else "fails" if inside else "undecided")
+        j = max(range(len(tail)), key=lambda i: abs(ivs[i]["estimate"]))
+        farthest[f] = (f"T={tail[j]} {ivs[j]['estimate']:+.3f} "
+                       f"[{ivs[j]['low']:+.3f}, {ivs[j]['high']:+.3f}]")
+        tail_curve = dep[f][n]["ratio"][tail[0] - 1:n_t]
+        spread[f] = max(tail_curve) - min(tail_curve)
+    return verdict(
+        _combine(list(sides.values())), **base, confidence=round(conf, 5),
+        seeds=min(seeds.values()),
+        sides=", ".join(f"{f} {'moving' if v == 'holds' else 'converged' if v == 'fails' else v}"
+                        for f, v in sides.items()),
+        farthest=", ".join(f"{f} {v}" for f, v in farthest.items()),
+        tail_range=", ".join(f"{f} {v:.3f}" for f, v in spread.items()),
+        families_moving=_count(sides, "holds"), families_converged=_count(sides, "fails"))
 
 def _seed_rate(summary: dict, key: str, count: int, cases: int, conf: float) -> dict:
     """The interval of a rate the latching summary ``summary`` pools over seeds: with each
@@ -404,10 +486,66 @@ def semantics_verdict(result: dict) -> dict:
         holds_shifted_per_seed=_per_seed(model, "holds_shifted"),
         graphs=sem["cases"])
 
+def integers_verdict(result: dict) -> dict:
+    """Rule for D.3 (5)(a), "the values of Q_1 and Q_2(.) are close to being integers", on the
+    planted-cover-15-trained G2S-RNN at ``S = {}`` on size-15 planted-cover graphs at its
+    training depth ``T = 5`` (as :func:`semantics_verdict`).  On a graph the claim holds when
+    ``Q_1`` and every ``Q_2(v)`` lie within ``D3_INT_TOL`` of an integer (``int_err`` of
+    :func:`q_semantics`).  The fraction of (graph, seed) cases where it holds gets
+    :func:`reproduce.harness.verdicts.interval_of_seed_rates` (Wilson over pooled cases, widened
+    by the two-level bootstrap of the seed mean).  Confirmed: lower end >= ``D3_MOSTLY``;
+    refuted: upper end <= ``D3_RARELY``; qualified: decidedly neither (upper end below
+    ``D3_MOSTLY``, lower end above ``D3_RARELY``); inconclusive otherwise; pending while the
+    JSON has no per-case outcome (``int_close``, added to the summary after the committed run;
+    a regenerated run records it).  Context: the median per-graph distance per layer, which
+    the committed JSON has.  (Written after that median had been seen, before any per-case
+    fraction was computed.)"""
+    lat = result["latching"]["planted"]
+    model = lat.get("planted_g2s") or {}
+    sem = model.get("semantics")
+    t = S.D3_T_ROLLOUT - 1
+    er = (lat.get("g2s") or {}).get("semantics") or {}
+    base = dict(layer=S.D3_T_ROLLOUT, int_tol=S.D3_INT_TOL, profile=result["profile"],
+                interval_confidence=rule.FAMILY_CONFIDENCE,
+                graphs=None if sem is None else sem["cases"],
+                median_int_err=None if sem is None else _r(sem["median_int_err"][t]),
+                median_int_err_layers=None if sem is None else
+                ", ".join(f"{x:.2f}" for x in sem["median_int_err"]),
+                er_trained_median_int_err=_r(er["median_int_err"][t]) if er else None)
+    per = model.get("per_seed") or {}
+    if sem is None or "int_close_count" not in sem or \
+            any("int_close" not in v for v in per.values()):
+        absent = "not in this JSON"
+        return verdict("pending", **base, close=absent, close_interval=absent,
+                       close_per_seed=absent, close_layers=absent, seeds=_n_seeds(model),
+                       er_trained_close=absent,
+                       status="Pending: this JSON has no per-graph outcome (int_close, added "
+                              "to the summary after the run was written); a regenerated run "
+                              "of reproduce/appendix_d3.py records it")
+    iv = _seed_rate(model, "int_close", sem["int_close_count"][t], sem["cases"],
+                    rule.FAMILY_CONFIDENCE)
+    if iv["low"] >= S.D3_MOSTLY:
+        kind = "confirmed"
+    elif iv["high"] <= S.D3_RARELY:
+        kind = "refuted"
+    elif iv["high"] < S.D3_MOSTLY and iv["low"] > S.D3_RARELY:
+        kind = "qualified"
+    else:
+        kind = "inconclusive"
+    return verdict(
+        kind, **base, close=_r(sem["int_close"][t], 2), close_interval=_fmt_iv(iv),
+        seeds=_n_seeds(model), close_per_seed=_per_seed(model, "int_close"),
+        close_layers=", ".join(f"{x:.2f}" for x in sem["int_close"]),
+        er_trained_close=_r(er["int_close"][t], 2) if "int_close" in er else None,
+        status="Decided on the per-graph outcomes")
+
 def derive_verdicts(result: dict) -> dict:
     """Verdicts of the Appendix D.3 claims, from the JSON alone (rules in each helper)."""
     return {"d3-dimension-collapse": collapse_verdict(result),
-            "d3-pca-alignment": pca_verdict(result),
+            "d3-pca-alignment": alignment_verdict(result),
+            "d3-pca-connectivity": connectivity_verdict(result),
             "d3-optimal-depth": depth_verdict(result),
+            "d3-no-convergence": convergence_verdict(result),
             "d3-latching": latching_verdict(result),
-            "d3-q-semantics": semantics_verdict(result)}
+            "d3-q-semantics": semantics_verdict(result),
+            "d3-q-integers": integers_verdict(result)}
