@@ -7,17 +7,20 @@ Four checks on the shipped MVC models (trained on ER-15; three seeds, plus the e
    of the Graph2Seq state ``x_v(t)`` (``t = 1..15``), at the first step (``S = {}``) and
    averaged over the states of one greedy rollout of G2S-RNN(5); also the "dead" dimensions
    that are zero on every vertex of the graph.  ``x`` is a relu output, so zeros are exact.
-2. **Principal components** (D.3 (2)-(3), Figure 7).  Per graph and layer, the first principal
-   direction of the centred states ``{x_v(t)}``; its alignment ``|cos|`` with the next layer's
-   and with layer 10's (Figure 7(c)), and the Spearman correlation ``|rho|`` of the PC1 scores
-   with vertex degree ("how well the vertex is connected").  Absolute values because a
-   principal direction has no sign.  On a regular graph every vertex has the same state
-   (Graph2Seq refines like Weisfeiler-Lehman and all degrees are equal), so PCA is undefined
-   there: such cases are recorded as degenerate and left out of the rule.
+2. **Principal components** (D.3 (2) and (3), Figure 7; one claim each).  Per graph and
+   layer, the first principal direction of the centred states ``{x_v(t)}``; its alignment
+   ``|cos|`` with the next layer's and with layer 10's (Figure 7(c)), and the Spearman
+   correlation ``|rho|`` of the PC1 scores with vertex degree ("how well the vertex is
+   connected").  Absolute values because a principal direction has no sign.  On a regular
+   graph every vertex has the same state (Graph2Seq refines like Weisfeiler-Lehman and all
+   degrees are equal), so PCA is undefined there: such cases are recorded as degenerate and
+   left out of the rule.
 3. **Optimal depth** (D.3 (4), Figure 8(a)).  Algorithm 2's per-``T`` greedy covers for
    ``T = 1..25`` (the paper varies the depth "up to 25") on the four test families; the curve
    is the seed-mean of the per-graph mean of ``|S_T| / OPT`` (certified references of
    :mod:`g2s.reference.certificates`, read only; the best cover found when none is stored).
+   The same curves decide D.3 (4)'s "there is no convergence behavior": the depths past
+   ``T_max`` against the last one.
 4. **Latching** (D.3 (6), Figure 8(b,c)).  At ``S = {}`` on size-15 planted-cover graphs (the
    paper's example family; ER-15 as context), the vertex term ``Q_2`` of Eq. (2) applied to
    each layer's ``y(t)``; its top-``k`` set (``k`` = MVC size, ties to the smaller index) is
@@ -30,7 +33,8 @@ Four checks on the shipped MVC models (trained on ER-15; three seeds, plus the e
 
 5. **Q-function semantics** (D.3 (5)).  At ``S = {}`` on the same planted-cover-15 graphs, the
    graph term ``Q_1`` and vertex term ``Q_2`` of Eq. (2) per layer, against the paper's
-   reading: ``Q_1 = -(MVC) - 1`` and ``Q_2(v)`` the 0/1 indicator of an optimal cover.
+   reading: ``Q_1 = -(MVC) - 1`` and ``Q_2(v)`` the 0/1 indicator of an optimal cover; and
+   D.3 (5)(a), whether ``Q_1`` and every ``Q_2(v)`` are close to integers.
 
 The paper's D.3 (5)-(6) models were trained on planted-cover graphs.  When the planted-cover-15
 checkpoints (``g2s_rnn_mvc_planted15_s*``, ``s2v_mvc_planted15_s*``) are shipped, checks 4 and 5

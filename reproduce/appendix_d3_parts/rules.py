@@ -1,57 +1,36 @@
 """Appendix D.3's verdict rules, one per claim, pure functions of the JSON the script writes
-(:func:`derive_verdicts`).  Every threshold is a named setting of :mod:`reproduce.harness.settings`
-with the paper sentence it encodes."""
+(:func:`derive_verdicts`): D.3 (1)-(4) here, D.3 (5)-(6) in
+:mod:`~reproduce.appendix_d3_parts.q_rules`.  Every threshold is a named setting of
+:mod:`reproduce.harness.settings` with the paper sentence it encodes."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from reproduce.appendix_d3_parts.q_rules import (
+    integers_verdict,
+    latching_verdict,
+    semantics_verdict,
+)
+from reproduce.appendix_d3_parts.sides import REF_LAYER, T5, T_MAX
+from reproduce.appendix_d3_parts.sides import combine as _combine
+from reproduce.appendix_d3_parts.sides import count_text as _count
+from reproduce.appendix_d3_parts.sides import rounded as _r
+from reproduce.appendix_d3_parts.sides import side as _side
 from reproduce.appendix_d3_parts.summary import best_layers
 from reproduce.common import verdict
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 
-__all__ = ["collapse_verdict", "pca_verdict", "depth_verdict", "latching_verdict",
-           "semantics_verdict", "derive_verdicts"]
+__all__ = ["collapse_verdict", "alignment_verdict", "connectivity_verdict", "depth_verdict",
+           "convergence_verdict", "latching_verdict", "semantics_verdict", "integers_verdict",
+           "derive_verdicts"]
 
-T_MAX, REF_LAYER = S.T_MAX, S.D3_REF_LAYER
 #: layers 5..10 of D.3 (1)'s rule, as a slice of a per-layer list
 COLLAPSE = slice(S.D3_COLLAPSE_LAYERS[0] - 1, S.D3_COLLAPSE_LAYERS[1])
-#: index of layer 5 ("after 4 or 5 layers"), reported as the ``*_t5`` evidence
-T5 = S.D3_COLLAPSE_LAYERS[0] - 1
 #: consecutive-layer pairs from layer ``D3_PCA_FROM_LAYER`` on (``cos_next[t]`` is t+1 -> t+2)
 ALIGN_FROM = S.D3_PCA_FROM_LAYER - 1
-#: side flips between rounds 1 .. L of the GCNN's trained depth, and from the reference layer on
-EARLY = slice(0, S.D3_GCNN_DEPTH - 1)
-TAIL = slice(REF_LAYER - 1, None)
 
-def _r(x, nd=3):
-    return None if x is None else round(float(x), nd)
-
-
-def _side(iv: dict, bound: float, strict: bool) -> str:
-    """Where a sub-claim "value >= bound" (``>`` when ``strict``) stands on its interval:
-    ``holds`` (the whole interval on the claimed side), ``fails`` (the whole interval on the
-    other side) or ``undecided``."""
-    if (iv["low"] > bound) if strict else (iv["low"] >= bound):
-        return "holds"
-    if (iv["high"] <= bound) if strict else (iv["high"] < bound):
-        return "fails"
-    return "undecided"
-
-
-def _combine(sides: list[str]) -> str:
-    """All sub-claims hold: confirmed; all fail: refuted; some of each (none undecided):
-    qualified; any undecided: inconclusive."""
-    if "undecided" in sides:
-        return "inconclusive"
-    if all(x == "holds" for x in sides):
-        return "confirmed"
-    return "refuted" if all(x == "fails" for x in sides) else "qualified"
-
-
-def _fmt_iv(iv: dict) -> str:
-    return f"{iv['estimate']:.2f} [{iv['low']:.2f}, {iv['high']:.2f}]"
 
 def collapse_verdict(result: dict) -> dict:
     """Rule: a (family, size) cell of the shipped seeds holds when its seed-mean number of zero
@@ -105,31 +84,28 @@ def _family_median(values: dict, family: str) -> float:
     got = [v for (f, _), v in values.items() if f == family and v is not None]
     return float(np.median(got)) if got else float("nan")
 
-def pca_verdict(result: dict) -> dict:
-    """Rule, on the shipped seeds' (family, size) cells where PCA is defined at layer 10 for
-    at least half the graphs: *aligned* when the median ``|cos|`` between the first principal
-    directions of consecutive layers is >= 0.99 for every pair 5->6 .. 14->15; *correlated*
-    when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >= 0.5.  Each
-    median gets a percentile bootstrap interval over the (graph, seed) cases where it is
-    defined, Bonferroni over all (cell, pair) and (cell, rho) points: a cell is aligned
-    (correlated) when every lower end is at least the threshold, not aligned (not correlated)
-    when some upper end is below it or nothing is defined, else undecided.  Confirmed: every
-    cell aligned and correlated; refuted: no cell aligned, or no cell correlated, beyond the
-    noise; qualified: decided otherwise; inconclusive: something undecided; not-reproduced when
-    no cell is defined.  (Revised after the point-estimate data had been seen: the same
-    thresholds, decided on intervals.)  Context only: ``min_cos_skip``
-    (layers ``t`` and ``t + 2``, 5..15: is a failure a period-2 oscillation?) and
-    ``example_min_cos_ref`` (Figure 7(c)'s measure on its 10-vertex ER example)."""
+def _pca_sides(result: dict) -> tuple[dict | None, dict]:
+    """The per-cell sides of D.3 (2) and (3), shared by :func:`alignment_verdict` and
+    :func:`connectivity_verdict`, and the common evidence fields (sides ``None`` when PCA is
+    defined in no cell).
+
+    Cells: the shipped seeds' (family, size) cells where PCA is defined at layer 10 for at least
+    half the graphs.  A cell is *aligned* when the median ``|cos|`` between the first principal
+    directions of consecutive layers is >= ``D3_PCA_ALIGNED`` for every pair 5->6 .. 14->15,
+    *correlated* when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >=
+    ``D3_PCA_CORRELATED``.  Each median gets a percentile bootstrap interval over the (graph,
+    seed) cases where it is defined, Bonferroni over all (cell, pair) and (cell, rho) points of
+    the PCA study (one family for both items, as when they were one claim): a cell *holds* when
+    every lower end is at least the threshold, *fails* when some upper end is below it or
+    nothing is defined, else is undecided."""
     pca = result["pca"]["shipped"]
     cells = {(f, n): v for f in pca for n, v in pca[f].items()
              if v["undefined_at_ref"] * 2 <= v["cases"]}
     degenerate = sorted({f for f in pca for v in pca[f].values()} -
                         {f for f, _ in cells})
+    base = dict(degenerate=", ".join(degenerate) or "none", profile=result["profile"])
     if not cells:
-        return verdict("not-reproduced", degenerate=", ".join(degenerate) or "none",
-                       profile=result["profile"])
-    tail = {c: v["cos_next"][ALIGN_FROM:T_MAX - 1] for c, v in cells.items()}
-    rho = {c: v["rho_degree"][REF_LAYER - 1] for c, v in cells.items()}
+        return None, base
     pairs = range(ALIGN_FROM, T_MAX - 1)
     conf = rule.per_point_confidence(len(cells) * (len(pairs) + 1))
 
@@ -147,27 +123,54 @@ def pca_verdict(result: dict) -> dict:
                          for j in pairs]) for c, v in cells.items()}
     corr = {c: side([case[REF_LAYER - 1] for case in v["rho_degree_cases"]],
                     S.D3_PCA_CORRELATED) for c, v in cells.items()}
-    every = list(aligned.values()) + list(corr.values())
-    if all(x == "holds" for x in every):
-        kind = "confirmed"
-    elif all(x == "fails" for x in aligned.values()) or all(x == "fails" for x in corr.values()):
-        kind = "refuted"
-    else:
-        kind = "inconclusive" if "undecided" in every else "qualified"
+    return {"cells": cells, "aligned": aligned, "correlated": corr}, \
+        {**base, "interval_confidence": round(conf, 5)}
+
+
+def alignment_verdict(result: dict) -> dict:
+    """Rule for D.3 (2), "the principal component direction of the vertex state vectors at each
+    layer converges", over the cells of :func:`_pca_sides`: confirmed when every cell is
+    aligned, refuted when every cell is not aligned beyond the noise, qualified when decided
+    otherwise, inconclusive when some cell is undecided, not-reproduced when PCA is defined in
+    no cell.  (Revised after the point-estimate data had been seen: the same threshold, decided
+    on intervals; D.3 (3) was part of this claim until the two items were split, with the same
+    per-cell decisions.)  Context only: ``min_cos_skip`` (layers ``t`` and ``t + 2``, 5..15: is
+    a failure a period-2 oscillation?) and ``example_min_cos_ref`` (Figure 7(c)'s measure on its
+    10-vertex ER example)."""
+    got, base = _pca_sides(result)
+    if got is None:
+        return verdict("not-reproduced", **base)
+    cells, aligned = got["cells"], got["aligned"]
+    tail = [x for v in cells.values() for x in v["cos_next"][ALIGN_FROM:T_MAX - 1]]
+    skip = [x for v in cells.values() for x in v["cos_skip"][ALIGN_FROM:T_MAX - 2]]
+    return verdict(
+        _combine(list(aligned.values())), **base, cells_aligned=_count(aligned, "holds"),
+        cells_not_aligned=_count(aligned, "fails"),
+        min_cos_next=_r(min((x for x in tail if x is not None), default=None)),
+        min_cos_skip=_r(min((x for x in skip if x is not None), default=None)),
+        example_min_cos_ref=_r(min(x for x in result["pca_example"]["cos_ref"] if x is not None)))
+
+
+def connectivity_verdict(result: dict) -> dict:
+    """Rule for D.3 (3), "the component of the vertex state vectors along the principal
+    direction roughly correlate to how well the vertex is connected to the rest of the graph",
+    over the cells of :func:`_pca_sides` (connectivity read as degree): confirmed when every
+    cell is correlated, refuted when every cell is not correlated beyond the noise, qualified
+    when decided otherwise, inconclusive when some cell is undecided, not-reproduced when PCA is
+    defined in no cell.  (Revised after the point-estimate data had been seen: the same
+    threshold, decided on intervals; split from D.3 (2)'s claim with the same per-cell
+    decisions.)"""
+    got, base = _pca_sides(result)
+    if got is None:
+        return verdict("not-reproduced", **base)
+    cells, corr = got["cells"], got["correlated"]
+    rho = {c: v["rho_degree"][REF_LAYER - 1] for c, v in cells.items()}
     fams = sorted({f for f, _ in cells})
     return verdict(
-        kind, cells_aligned=f"{sum(x == 'holds' for x in aligned.values())} of {len(cells)}",
-        cells_not_aligned=f"{sum(x == 'fails' for x in aligned.values())} of {len(cells)}",
-        cells_correlated=f"{sum(x == 'holds' for x in corr.values())} of {len(cells)}",
-        cells_not_correlated=f"{sum(x == 'fails' for x in corr.values())} of {len(cells)}",
-        interval_confidence=round(conf, 5),
-        min_cos_next=_r(min((x for t in tail.values() for x in t if x is not None),
-                            default=None)),
-        rho_t10=", ".join(f"{f} {_family_median(rho, f):.2f}" for f in fams),
-        min_cos_skip=_r(min((x for v in cells.values() for x in v["cos_skip"][ALIGN_FROM:T_MAX - 2]
-                             if x is not None), default=None)),
-        example_min_cos_ref=_r(min(x for x in result["pca_example"]["cos_ref"] if x is not None)),
-        degenerate=", ".join(degenerate) or "none", profile=result["profile"])
+        _combine(list(corr.values())), **base, cells_correlated=_count(corr, "holds"),
+        cells_not_correlated=_count(corr, "fails"),
+        rho_t10=", ".join(f"{f} {_family_median(rho, f):.2f}" for f in fams))
+
 
 def plausible_best_depths(cases, confidence: float) -> tuple[list[int], int]:
     """The depths not significantly worse than the best one of the seed-mean curve.
@@ -189,6 +192,12 @@ def plausible_best_depths(cases, confidence: float) -> tuple[list[int], int]:
     return sorted(keep), best
 
 
+def _depth_size(dep: dict) -> str:
+    """The size the depth rules read: the paper's 50, else the smallest size run."""
+    sizes = sorted({int(n) for f in dep for n in dep[f]})
+    return str(S.D3_DEPTH_N if S.D3_DEPTH_N in sizes else sizes[0])
+
+
 def depth_verdict(result: dict) -> dict:
     """Rule, at size 50 (the paper's; the smallest size run when 50 is absent).  Per family,
     the *plausibly best* depths (:func:`plausible_best_depths`, Bonferroni over every
@@ -205,8 +214,7 @@ def depth_verdict(result: dict) -> dict:
     the earlier rule compared the argmin of the seed-mean curve, with no interval, with the
     claimed depths (it said ``qualified``: bipartite 7, regular 6, worst case 11)."""
     dep = result["depth"]
-    sizes = sorted({int(n) for f in dep for n in dep[f]})
-    n = str(S.D3_DEPTH_N if S.D3_DEPTH_N in sizes else sizes[0])
+    n = _depth_size(dep)
     decided = list(S.D3_BEST_DEPTH)
     n_t = len(dep[decided[0]][n]["ratio"])
     conf = rule.per_point_confidence(len(decided) * (n_t - 1))
@@ -250,164 +258,61 @@ def depth_verdict(result: dict) -> dict:
         per_seed=", ".join(f"{f} " + "/".join(str(min(b)) for b in dep[f][n]["per_seed_best_T"])
                            for f in dep), profile=result["profile"])
 
-def _seed_rate(summary: dict, key: str, count: int, cases: int, conf: float) -> dict:
-    """The interval of a rate the latching summary ``summary`` pools over seeds: with each
-    seed's per-case outcomes (``per_seed``),
-    :func:`reproduce.harness.verdicts.interval_of_seed_rates` (Wilson over pooled cases, widened by
-    the two-level bootstrap of the seed mean); without them, the Wilson interval of ``count`` of
-    ``cases``."""
-    per = summary.get("per_seed")
-    if per:
-        return rule.interval_of_seed_rates([v[key] for _, v in sorted(per.items())],
-                                           confidence=conf)
-    return rule.interval_of_rate(count, cases, confidence=conf)
-
-
-def _seed_mean(summary: dict, key: str, pooled: list, conf: float) -> dict:
-    """The two-level bootstrap interval of a per-case mean over seeds (over graphs when the
-    summary keeps no seeds apart)."""
-    per = summary.get("per_seed")
-    if per:
-        return rule.interval_seed_mean([v[key] for _, v in sorted(per.items())],
-                                       confidence=conf)
-    return rule.interval_over_graphs(pooled, confidence=conf)
-
-
-def _n_seeds(summary: dict) -> int:
-    """The training seeds a latching summary pools (1 when it keeps none apart)."""
-    return len(summary.get("per_seed") or {}) or 1
-
-
-def _per_seed(summary: dict, key: str) -> str | None:
-    """Each seed's rate, ``s0 0.13, s1 0.40, ...`` (evidence)."""
-    per = summary.get("per_seed")
-    return None if not per else ", ".join(
-        f"{m.rsplit('_', 1)[-1]} {np.mean(v[key]):.2f}" for m, v in sorted(per.items()))
-
-
-def latching_verdict(result: dict) -> dict:
-    """Rule, on the size-15 planted-cover graphs at ``S = {}``, with the models trained on
-    planted-cover-15 graphs (the paper's setup) where shipped, else the ER-15 ones (``basis``):
-    G2S-RNN *latches* when, for at least 80% of (graph, seed) cases, its top-k set of per-layer
-    ``Q_2`` is the same at every layer 10..15 and is a minimum vertex cover; the fixed-depth
-    GCNN (Structure2Vec) *oscillates* when on average at least half the vertices change side
-    (``Q_2`` above or below its layer mean, the paper's visualisation) between consecutive
-    rounds 1..5.  Each sub-claim is decided on an interval, Bonferroni over the two: the
-    latched fraction's Wilson interval (:func:`reproduce.harness.verdicts.interval_of_rate`) and the
-    bootstrap interval of the mean flip over cases; a sub-claim holds when its interval is
-    above the threshold, fails when below, else is undecided.  Confirmed: both hold; refuted:
-    both fail (or G2S-RNN fails and no GCNN ran); qualified: one holds and one fails (or
-    G2S-RNN holds and no GCNN ran); inconclusive: one undecided.  The other basis is reported
-    as context.  (Revised after the point-estimate data had been seen: the same thresholds,
-    decided on intervals.)  With several training seeds per model (seeds 1-2 of the
-    planted-cover models, added before their data were computed), the latched
-    fraction's interval is :func:`reproduce.harness.verdicts.interval_of_seed_rates` (the Wilson
-    interval widened by the two-level bootstrap of the seed mean) and the flip's the two-level
-    bootstrap of the seed mean; the thresholds and outcomes are unchanged."""
-    lat = result["latching"]["planted"]
-    planted = lat.get("planted_g2s") is not None
-    gcnn_planted = planted and lat.get("planted_s2v") is not None
-    g = lat["planted_g2s"] if planted else lat["g2s"]
-    s = lat["planted_s2v"] if gcnn_planted else lat["s2v"]
-    conf = rule.per_point_confidence(2)
-    g_iv = _seed_rate(g, "latched", g["latched_count"], g["cases"], conf)
-    sides = [_side(g_iv, S.D3_LATCHED, strict=False)]
-    s_iv = None
-    if s is not None:
-        s_iv = _seed_mean(s, "flip_early", s["flip_early_cases"], conf)
-        sides.append(_side(s_iv, S.D3_OSCILLATES, strict=False))
-    elif sides[0] != "undecided":      # no GCNN: G2S-RNN alone cannot confirm
-        sides.append("fails")
-    kind = _combine(sides)
-    er = result["latching"].get("er", {}).get("g2s")
+def convergence_verdict(result: dict) -> dict:
+    """Rule for D.3 (4)'s "there is no convergence behavior" (Figure 8(a): |S_T| / OPT against
+    the number of layers T = 1..25), at the depth rules' size.  Per family and training seed,
+    each graph's difference ``ratio_T - ratio_25`` (25: the last depth run) for every tail depth
+    ``T = D3_TAIL_FROM .. 24`` (the depths past Algorithm 2's T_max = 15); each seed mean of those
+    differences gets the two-level bootstrap interval of
+    :func:`reproduce.harness.verdicts.interval_seed_mean` (seeds, then graphs), Bonferroni over
+    every (family, tail depth) point.  With ``m = D3_CONVERGED_MARGIN``: a family's curve
+    *does not converge* (the sub-claim holds) when some tail depth's interval lies wholly
+    outside ``[-m, m]``; it *converges* (fails) when every tail depth's interval lies inside
+    ``[-m, m]``; else, or with fewer than ``MIN_SEEDS`` seeds, it is undecided.  Confirmed:
+    every family does not converge; refuted: every family converges; qualified: some of each;
+    inconclusive: some family undecided; not-reproduced when the run has no tail depth.
+    (Written before the tail of the committed curves was looked at.)"""
+    dep = result["depth"]
+    n = _depth_size(dep)
+    n_t = len(next(iter(dep.values()))[n]["ratio"])
+    tail = list(range(S.D3_TAIL_FROM, n_t))
+    m = S.D3_CONVERGED_MARGIN
+    base = dict(n=int(n), margin=round(m, 4), last=n_t, profile=result["profile"],
+                tail=f"{S.D3_TAIL_FROM}-{n_t - 1}" if tail else "none")
+    if not tail:
+        return verdict("not-reproduced", **base)
+    conf = rule.per_point_confidence(len(dep) * len(tail))
+    sides, farthest, spread, seeds = {}, {}, {}, {}
+    for f in dep:
+        a = np.asarray(dep[f][n]["ratio_cases"], dtype=float)      # seeds x graphs x T
+        ivs = [rule.interval_seed_mean((a[:, :, t - 1] - a[:, :, n_t - 1]).tolist(),
+                                       confidence=conf) for t in tail]
+        outside = any(iv["low"] > m or iv["high"] < -m for iv in ivs)
+        inside = all(iv["low"] >= -m and iv["high"] <= m for iv in ivs)
+        seeds[f] = a.shape[0]
+        sides[f] = ("undecided" if a.shape[0] < S.MIN_SEEDS else "holds" if outside
+                    else "fails" if inside else "undecided")
+        j = max(range(len(tail)), key=lambda i: abs(ivs[i]["estimate"]))
+        farthest[f] = (f"T={tail[j]} {ivs[j]['estimate']:+.3f} "
+                       f"[{ivs[j]['low']:+.3f}, {ivs[j]['high']:+.3f}]")
+        tail_curve = dep[f][n]["ratio"][tail[0] - 1:n_t]
+        spread[f] = max(tail_curve) - min(tail_curve)
     return verdict(
-        kind, basis="planted-trained" if planted else "ER-trained",
-        g2s_latched_interval=_fmt_iv(g_iv),
-        s2v_flip_interval=None if s_iv is None else _fmt_iv(s_iv),
-        interval_confidence=round(conf, 4),
-        gcnn="none" if s is None else "planted-trained" if gcnn_planted else "ER-trained",
-        g2s_latched=_r(g["latched_fraction"], 2), g2s_stable=_r(g["stable_fraction"], 2),
-        g2s_cover_t15=_r(g["is_min_cover"][-1], 2), g2s_cover_t5=_r(g["is_min_cover"][T5], 2),
-        g2s_cover_best=_r(max(g["is_min_cover"]), 2), g2s_overlap_t15=_r(g["overlap"][-1]),
-        g2s_flip_early=_r(np.mean(g["flip"][EARLY])), g2s_flip_tail=_r(np.mean(g["flip"][TAIL])),
-        s2v_flip_early=None if s is None else _r(s["flip_early"]),
-        s2v_cover_t5=None if s is None else _r(s["is_min_cover"][T5], 2),
-        s2v_overlap_t5=None if s is None else _r(s["overlap"][T5]),
-        s2v_stable_ext=None if s is None else _r(s["stable_fraction"], 2),
-        g2s_latched_unique=_r(g.get("latched_fraction_unique"), 2),
-        g2s_cover_t5_unique=_r(g.get("cover_t5_unique"), 2),
-        s2v_latched_unique=None if s is None else _r(s.get("latched_fraction_unique"), 2),
-        unique_graphs=g.get("unique_cases"),
-        er_trained_g2s_latched=_r(lat["g2s"]["latched_fraction"], 2),
-        er_trained_s2v_flip_early=None if lat["s2v"] is None else _r(lat["s2v"]["flip_early"]),
-        er_g2s_latched=None if er is None else _r(er["latched_fraction"], 2),
-        g2s_seeds=_n_seeds(g),
-        s2v_seeds=None if s is None else _n_seeds(s),
-        g2s_latched_per_seed=_per_seed(g, "latched"),
-        s2v_flip_per_seed=None if s is None else _per_seed(s, "flip_early"),
-        graphs=lat["cases"], cases=g["cases"], profile=result["profile"])
-
-def semantics_verdict(result: dict) -> dict:
-    """Rule for D.3 (5), on the planted-cover-15-trained G2S-RNN at ``S = {}`` on size-15
-    planted-cover graphs, at its training depth ``T = 5`` (``T_ROLLOUT``; the depth whose
-    Q-values Q-learning fitted).  On a graph the claim *holds as written* when ``Q_1`` is within
-    ``Q1_TOL`` of ``-(MVC) - 1`` and every ``Q_2(v)`` within ``Q2_TOL`` of ``u(v)`` (1 when
-    ``v`` is in some minimum cover, else 0); it *holds up to the split* when that is so after
-    moving an integer between the two terms (:func:`q_semantics`).  Both fractions get Wilson
-    intervals (:func:`reproduce.harness.verdicts.interval_of_rate`, Bonferroni over the two).
-    Confirmed: holds as written on >= 80% of graphs (lower end); refuted: holds up to the split
-    on <= 20% (upper end); qualified: decidedly neither (as written below 80%, up to the split
-    above 20%); inconclusive otherwise.  (Revised after the point-estimate data had been seen:
-    the same thresholds, decided on intervals.)  With several planted-cover seeds (added before
-    their data were computed, so that no verdict rests on one seed) each fraction's interval is
-    :func:`reproduce.harness.verdicts.interval_of_seed_rates` over the seeds' per-graph outcomes.
-    Context: every layer, the total ``Q`` against the optimal ``Q*``, the ER-trained seeds.
-
-    (Revised once, after the first measurement: it compared ``Q_2`` with one minimum cover's
-    indicator, which no Q-function can match on graphs with several minimum covers, since
-    ``Q*(S = {}, v)`` only says whether ``v`` is in *some* minimum cover.)"""
-    lat = result["latching"]["planted"]
-    model = lat.get("planted_g2s") or {}
-    sem = model.get("semantics")
-    er = (lat.get("g2s") or {}).get("semantics")
-    t = S.D3_T_ROLLOUT - 1
-    base = dict(layer=S.D3_T_ROLLOUT, q1_tol=S.D3_Q1_TOL, q2_tol=S.D3_Q2_TOL,
-                profile=result["profile"],
-                er_trained_holds=None if er is None else _r(er["holds"][t], 2),
-                er_trained_holds_shifted=None if er is None else _r(er["holds_shifted"][t], 2),
-                er_trained_q_holds=None if er is None else _r(er["q_holds"][t], 2))
-    if sem is None:
-        return verdict("pending", **base)
-    literal, shifted = sem["holds"][t], sem["holds_shifted"][t]
-    conf = rule.per_point_confidence(2)
-    lit_iv = _seed_rate(model, "holds", sem["holds_count"][t], sem["cases"], conf)
-    sh_iv = _seed_rate(model, "holds_shifted", sem["holds_shifted_count"][t], sem["cases"], conf)
-    if lit_iv["low"] >= S.D3_MOSTLY:
-        kind = "confirmed"
-    elif sh_iv["high"] <= S.D3_RARELY:
-        kind = "refuted"
-    elif lit_iv["high"] < S.D3_MOSTLY and sh_iv["low"] > S.D3_RARELY:
-        kind = "qualified"
-    else:
-        kind = "inconclusive"
-    return verdict(
-        kind, **base, holds=_r(literal, 2), holds_shifted=_r(shifted, 2),
-        holds_interval=_fmt_iv(lit_iv), holds_shifted_interval=_fmt_iv(sh_iv),
-        interval_confidence=round(conf, 4),
-        q_holds=_r(sem["q_holds"][t], 2), median_shift=_r(sem["median_shift"][t], 2),
-        median_q1=_r(sem["median_q1"][t]), median_q1_err=_r(sem["median_q1_err"][t]),
-        median_q2_err=_r(sem["median_q2_err"][t]),
-        median_q_err=_r(sem["median_q_err"][t]), median_int_err=_r(sem["median_int_err"][t]),
-        holds_shifted_layers=", ".join(f"{x:.1f}" for x in sem["holds_shifted"]),
-        seeds=_n_seeds(model),
-        holds_per_seed=_per_seed(model, "holds"),
-        holds_shifted_per_seed=_per_seed(model, "holds_shifted"),
-        graphs=sem["cases"])
+        _combine(list(sides.values())), **base, confidence=round(conf, 5),
+        seeds=min(seeds.values()),
+        sides=", ".join(f"{f} {'moving' if v == 'holds' else 'converged' if v == 'fails' else v}"
+                        for f, v in sides.items()),
+        farthest=", ".join(f"{f} {v}" for f, v in farthest.items()),
+        tail_range=", ".join(f"{f} {v:.3f}" for f, v in spread.items()),
+        families_moving=_count(sides, "holds"), families_converged=_count(sides, "fails"))
 
 def derive_verdicts(result: dict) -> dict:
     """Verdicts of the Appendix D.3 claims, from the JSON alone (rules in each helper)."""
     return {"d3-dimension-collapse": collapse_verdict(result),
-            "d3-pca-alignment": pca_verdict(result),
+            "d3-pca-alignment": alignment_verdict(result),
+            "d3-pca-connectivity": connectivity_verdict(result),
             "d3-optimal-depth": depth_verdict(result),
+            "d3-no-convergence": convergence_verdict(result),
             "d3-latching": latching_verdict(result),
-            "d3-q-semantics": semantics_verdict(result)}
+            "d3-q-semantics": semantics_verdict(result),
+            "d3-q-integers": integers_verdict(result)}

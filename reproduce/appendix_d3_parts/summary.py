@@ -98,31 +98,38 @@ EXAMPLE_MODELS = tuple(f"{kind}_s0" for kind in LATCH_KINDS)
 def seed_cases(sets: list[dict]) -> dict:
     """One seed's per-graph outcomes (0/1 or a fraction per case) that the latching and
     Q-semantics rules resample: latched, early flips and, at the rollout depth ``T =
-    D3_T_ROLLOUT``, whether D.3 (5) holds as written and up to the split."""
+    D3_T_ROLLOUT``, whether D.3 (5) holds as written and up to the split, and whether its
+    ``Q_1`` and ``Q_2`` are close to integers."""
     out = {"latched": [int(x) for x in _latched(sets, _stable(sets))],
            "flip_early": _flip_early(sets)}
     if all("semantics" in d for d in sets):
         sem = semantics_summary([d["semantics"] for d in sets], by_case=True)
         out["holds"], out["holds_shifted"] = sem["holds_cases"], sem["holds_shifted_cases"]
+        out["int_close"] = sem["int_close_cases"]
     return out
 
 def semantics_summary(sems: list[dict], by_case: bool = False) -> dict:
     """Per layer, over graphs: the fraction where D.3 (5) holds as written (``Q_1`` within
     ``Q1_TOL`` of ``-k - 1`` and ``Q_2`` within ``Q2_TOL`` of ``u``), where it holds after the
     integer shift ``s`` between the terms, where the total ``Q`` is within ``Q1_TOL`` of
-    ``Q*``; and the median of each measure (see :func:`q_semantics`)."""
+    ``Q*``, where ``Q_1`` and every ``Q_2(v)`` are within ``INT_TOL`` of integers (D.3 (5)(a));
+    and the median of each measure (see :func:`q_semantics`)."""
     keys = ("q1", "q1_err", "q2_err", "shift", "q1_err_shifted", "q2_err_shifted", "q_err",
             "int_err")
     a = {key: np.asarray([s[key] for s in sems]) for key in keys}
     holds = (a["q1_err"] <= S.D3_Q1_TOL) & (a["q2_err"] <= S.D3_Q2_TOL)
     shifted = (a["q1_err_shifted"] <= S.D3_Q1_TOL) & (a["q2_err_shifted"] <= S.D3_Q2_TOL)
+    close = a["int_err"] <= S.D3_INT_TOL
     if by_case:   # each case's 0/1 outcome at the rollout depth (what the rule resamples)
         t = S.D3_T_ROLLOUT - 1
         return {"holds_cases": holds[:, t].astype(int).tolist(),
-                "holds_shifted_cases": shifted[:, t].astype(int).tolist()}
+                "holds_shifted_cases": shifted[:, t].astype(int).tolist(),
+                "int_close_cases": close[:, t].astype(int).tolist()}
     return {"holds": holds.mean(0).tolist(), "holds_shifted": shifted.mean(0).tolist(),
             "holds_count": holds.sum(0).astype(int).tolist(),
             "holds_shifted_count": shifted.sum(0).astype(int).tolist(),
+            "int_close": close.mean(0).tolist(),
+            "int_close_count": close.sum(0).astype(int).tolist(),
             "q_holds": (a["q_err"] <= S.D3_Q1_TOL).mean(0).tolist(),
             **{f"median_{key}": np.median(v, 0).tolist() for key, v in a.items()},
             "cases": len(sems)}

@@ -171,9 +171,18 @@ D3_LATCHED = 0.8
 D3_OSCILLATES = 0.5
 #: the GCNN of D.3 (6) is our Structure2Vec at its trained depth (Appendix D: 5 rounds)
 D3_GCNN_DEPTH = 5
+#: D.3 (4): "there is no convergence behavior" in Figure 8(a)'s curves: the depths past
+#: Algorithm 2's ``T_MAX`` up to ``D3_T_DEPTH`` are the tail, each compared with the last depth
+D3_TAIL_FROM = T_MAX + 1
+#: ... a curve has converged when every tail depth stays within this of the last depth's
+#: |S_T| / OPT (Appendix D.2's "1% within optimal" as the smallest difference that matters)
+D3_CONVERGED_MARGIN = WITHIN_1PCT - 1.0
 #: D.3 (5) per graph: Q_1 within this of -(MVC) - 1, and Q_2 within this of a cover's 0/1
 D3_Q1_TOL = 0.5
 D3_Q2_TOL = 0.25
+#: D.3 (5)(a): "the values of Q_1 and Q_2(.) are close to being integers": on a graph, Q_1 and
+#: every Q_2(v) within this of an integer (D.3 (5)'s tolerance for Q_2 being 0 or 1)
+D3_INT_TOL = D3_Q2_TOL
 #: D.3 (5): confirmed when it holds as written on at least this fraction of graphs; refuted
 #: when it holds, even up to the split of Q into its two terms, on at most ``D3_RARELY``
 D3_MOSTLY = 0.8

@@ -143,6 +143,41 @@ def test_fast_path_counts_the_evolution_steps_it_shares():
     assert 0 < many["evolution_steps"] <= literal - (120 - 15)
 
 
+#: 4-regular graphs of growing size for the complexity test: |E| = 2 |V|, and every vertex cover
+#: has at least |V| / 2 vertices (each vertex covers at most 4 of the 2 |V| edges)
+GROWING = (12, 24, 48)
+
+
+def test_algorithm2_work_is_not_o_of_e_t_max_plus_v():
+    """Section 5, 'Testing': "The time complexity of G2S-RNN is O(|E| T_max + |V|)", stated
+    for Algorithm 2 (G2S-RNN(1), ..., G2S-RNN(T_max), the best output).  Refuted as written:
+    with the shipped MVC model and its T_max fixed, on 4-regular graphs of growing |V|, the
+    evolution steps -- each one sparse product over all |E| edges
+    (tests/g2s/test_model.py::test_one_sparse_product_per_step) -- grow in proportion to |V|:
+    the literal algorithm's sum_T T |S_T| (its count: test_algorithm2_cost_is_one_pass_per_
+    selected_vertex_and_T; the fast path returns its solutions) and the fast path's own count
+    (rollouts in one state share an evolution), because each rollout adds one vertex per step
+    and needs a new evolution at each new state.  So work / (|E| T_max + |V|) grows without
+    bound; the bound holds for one step (every T at one state: T_max evolution steps)."""
+    model, meta = load_checkpoint(default_checkpoint("mvc"))
+    t_max = meta["model_config"]["T_max"]
+    literal, fast = {}, {}
+    for n in GROWING:
+        b = batch_graphs([make_graph("regular", n, seed=n)], dtype=torch.float64)
+        stats: dict = {}
+        sols = algorithm2_fast(model, "mvc", b, t_max, stats=stats)
+        assert min(len(S) for S in sols) >= n // 2          # every cover of a 4-regular graph
+        literal[n] = sum(T * len(S) for T, S in enumerate(sols, start=1))
+        fast[n] = stats["evolution_steps"]
+        assert fast[n] >= max(len(S) for S in sols)         # one evolution per greedy step
+    # the bound allows (|E| T_max + |V|) / |E| = T_max + 1/2 evolution steps; both exceed it
+    assert min(fast.values()) > t_max + 0.5
+    for steps in (literal, fast):       # steps per allowance grow linearly in |V|
+        per_allowance = [steps[n] * 2 * n / (2 * n * t_max + n) for n in GROWING]
+        assert all(b > a for a, b in zip(per_allowance, per_allowance[1:]))
+        assert per_allowance[-1] >= 0.5 * (GROWING[-1] / GROWING[0]) * per_allowance[0]
+
+
 @pytest.mark.slow
 def test_25k_sparse_er_runs_and_fits_in_memory():
     """Section 1 / Fig. 2(b): G2S-RNN runs on 25,000-vertex graphs.  On one CPU core a few

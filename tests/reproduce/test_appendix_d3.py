@@ -18,6 +18,7 @@ torch = pytest.importorskip("torch")
 from reproduce import appendix_d3 as d3  # noqa: E402
 from reproduce.appendix_d3_parts import measures  # noqa: E402
 from reproduce.appendix_d3_parts import summary as pooled  # noqa: E402
+from reproduce.harness import settings as S  # noqa: E402
 
 L = d3.T_MAX
 
@@ -153,11 +154,13 @@ def test_collapse_rule():
     assert mixed["worst_cell"] == "regular n=50"
 
 
-def test_pca_rule():
+def test_pca_alignment_rule():
+    """D.3 (2) alone: the degree correlation (D.3 (3)) no longer enters its verdict."""
     v = _v(_result(), "d3-pca-alignment")
     assert v["verdict"] == "confirmed" and v["degenerate"] == "regular"
+    assert v["cells_aligned"] == "3 of 3"
     assert _v(_result(cos=0.5), "d3-pca-alignment")["verdict"] == "refuted"
-    assert _v(_result(rho=0.1), "d3-pca-alignment")["verdict"] == "refuted"
+    assert _v(_result(rho=0.1), "d3-pca-alignment")["verdict"] == "confirmed"
     r = _result()
     for case in r["pca"]["shipped"]["er"]["50"]["cos_next_cases"]:
         case[7] = 0.3
@@ -168,6 +171,25 @@ def test_pca_rule():
     for f in d3.FAMILIES:
         r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 30
     assert _v(r, "d3-pca-alignment")["verdict"] == "not-reproduced"
+
+
+def test_pca_connectivity_rule():
+    """D.3 (3) alone: the alignment of the directions (D.3 (2)) no longer enters its verdict."""
+    v = _v(_result(), "d3-pca-connectivity")
+    assert v["verdict"] == "confirmed" and v["cells_correlated"] == "3 of 3"
+    assert _v(_result(rho=0.1), "d3-pca-connectivity")["verdict"] == "refuted"
+    assert _v(_result(cos=0.5), "d3-pca-connectivity")["verdict"] == "confirmed"
+    r = _result()
+    for case in r["pca"]["shipped"]["er"]["50"]["rho_degree_cases"]:
+        case[S.D3_REF_LAYER - 1] = 0.1
+    v = _v(r, "d3-pca-connectivity")
+    assert v["verdict"] == "qualified" and v["cells_not_correlated"] == "1 of 3"
+    # at the threshold the median's interval straddles 0.5: undecided
+    assert _v(_result(rho=0.5), "d3-pca-connectivity")["verdict"] == "inconclusive"
+    r = _result()
+    for f in d3.FAMILIES:
+        r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 30
+    assert _v(r, "d3-pca-connectivity")["verdict"] == "not-reproduced"
 
 
 def test_depth_rule():
@@ -184,6 +206,54 @@ def test_depth_rule():
     v = _v(_result(depth_spread=0.4), "d3-optimal-depth")
     assert v["verdict"] == "inconclusive" and v["plausible_bipartite"] == "1-25"
     assert v["side_bipartite"] == "undecided"
+
+
+def _tail_result(shapes: dict, seeds: int = 3, graphs: int = 6, depths: int = d3.T_DEPTH):
+    """A result whose depth curves follow ``shapes[family](T, graph, seed)`` (families left
+    out are flat at 1.1 from T = 10 on)."""
+    r = _result()
+
+    def flat(t, g, k):
+        return 1.0 + 0.1 * (t >= 10)
+    for f in r["depth"]:
+        shape = shapes.get(f, flat)
+        cases = [[[shape(t, g, k) for t in range(1, depths + 1)] for g in range(graphs)]
+                 for k in range(seeds)]
+        r["depth"][f]["50"]["ratio_cases"] = cases
+        r["depth"][f]["50"]["ratio"] = np.asarray(cases).mean(axis=(0, 1)).tolist()
+    return r
+
+
+def test_no_convergence_rule():
+    """D.3 (4): the curves past T_max either keep moving by more than the margin (the claim
+    holds) or stay within it of the last depth (they converge: the claim fails)."""
+    m = S.D3_CONVERGED_MARGIN
+    assert S.D3_TAIL_FROM == d3.T_MAX + 1
+
+    def zigzag(t, g, k):      # 5 margins apart between odd and even depths, on every graph
+        return 1.1 + 5 * m * (t % 2)
+
+    def drift_once(t, g, k):  # flat but for one tail depth, 3 margins above the last
+        return 1.1 + 3 * m * (t == 20)
+
+    def noisy(t, g, k):       # a mean step of 2 margins at T = 18, lost in per-graph noise
+        return 1.1 + (t == 18) * (2 * m + 40 * m * ((g + k) % 3 - 1))
+
+    v = _v(_tail_result({}), "d3-no-convergence")
+    assert v["verdict"] == "refuted" and v["families_converged"] == "4 of 4"
+    assert v["tail"] == "16-24" and v["last"] == d3.T_DEPTH and v["n"] == 50
+    v = _v(_tail_result({f: zigzag for f in d3.FAMILIES}), "d3-no-convergence")
+    assert v["verdict"] == "confirmed" and v["families_moving"] == "4 of 4"
+    v = _v(_tail_result({"bipartite": drift_once}), "d3-no-convergence")
+    assert v["verdict"] == "qualified" and v["families_moving"] == "1 of 4"
+    assert "bipartite T=20 +0.030" in v["farthest"]
+    # a mean difference beyond the margin that the graphs do not pin down: undecided
+    assert _v(_tail_result({"er": noisy}), "d3-no-convergence")["verdict"] == "inconclusive"
+    # two seeds decide nothing, however clear the curves
+    two = _tail_result({f: zigzag for f in d3.FAMILIES}, seeds=2)
+    assert _v(two, "d3-no-convergence")["verdict"] == "inconclusive"
+    short = _tail_result({}, depths=d3.T_MAX)      # no depth past T_max was run
+    assert _v(short, "d3-no-convergence")["verdict"] == "not-reproduced"
 
 
 def test_plausible_best_depths():
@@ -274,6 +344,44 @@ def test_q_semantics_rule():
         assert v["holds_shifted"] == shifted
 
 
+def _with_int_close(r, per_seed_rates, n=30):
+    """``r`` with D.3 (5)(a)'s outcome at T = 5: each seed's fraction of graphs whose Q-values
+    are close to integers."""
+    model = r["latching"]["planted"]["planted_g2s"]
+    cases = [[1] * round(x * n) + [0] * (n - round(x * n)) for x in per_seed_rates]
+    t = S.D3_T_ROLLOUT - 1
+    pooled_rate = float(np.mean([c for seed in cases for c in seed]))
+    model["semantics"]["int_close"] = [0.5] * L
+    model["semantics"]["int_close"][t] = pooled_rate
+    model["semantics"]["int_close_count"] = [n] * L
+    model["semantics"]["int_close_count"][t] = sum(map(sum, cases))
+    model["semantics"]["cases"] = n * len(cases)
+    model["per_seed"] = {f"planted_g2s_s{i}": {"latched": [1] * n, "flip_early": [0.1] * n,
+                                               "holds": [1] * n, "holds_shifted": [1] * n,
+                                               "int_close": c}
+                         for i, c in enumerate(cases)}
+    return r
+
+
+def test_q_integers_rule():
+    """D.3 (5)(a): pending without the planted-cover model or without the per-case outcome
+    (the committed JSON predates it); else decided on the seed-widened Wilson interval."""
+    assert _v(_result(), "d3-q-integers")["verdict"] == "pending"    # no planted model
+    r = _result(planted=(0.95, 0.6, (0.5, 0.5)))
+    v = _v(r, "d3-q-integers")          # the summary has no int_close field: pending
+    assert v["verdict"] == "pending" and v["median_int_err"] == 0.1 and v["layer"] == 5
+    for rates, kind in (((1.0, 1.0, 0.97), "confirmed"), ((0.0, 0.03, 0.0), "refuted"),
+                        ((0.5, 0.5, 0.5), "qualified"), ((1.0, 1.0, 0.0), "inconclusive"),
+                        ((0.8, 0.8, 0.8), "inconclusive")):
+        v = _v(_with_int_close(_result(planted=(0.95, 0.6, (0.5, 0.5))), rates),
+               "d3-q-integers")
+        assert v["verdict"] == kind, (rates, v)
+        assert v["seeds"] == 3 and v["int_tol"] == S.D3_INT_TOL
+    r = _with_int_close(_result(planted=(0.95, 0.6, (0.5, 0.5))), (1.0, 1.0, 1.0))
+    del r["latching"]["planted"]["planted_g2s"]["per_seed"]["planted_g2s_s2"]["int_close"]
+    assert _v(r, "d3-q-integers")["verdict"] == "pending"       # a seed without the outcome
+
+
 def test_q_semantics_measures_on_constructed_values():
     # k = 2, minimum covers {0, 1} and {0, 2} (so u = 1, 1, 1, 0); layer 0 is the paper's
     # reading exactly, layer 1 the same with the split shifted by one, layer 2 is far off
@@ -290,6 +398,11 @@ def test_q_semantics_measures_on_constructed_values():
     summary = pooled.semantics_summary([got])
     assert summary["holds"] == [1.0, 0.0, 0.0] and summary["holds_shifted"] == [1.0, 1.0, 0.0]
     assert summary["q_holds"] == [1.0, 1.0, 0.0]
+    # D.3 (5)(a): layers 0-1 are integers, layer 2 is 0.3 from one (beyond INT_TOL = 0.25)
+    assert summary["int_close"] == [1.0, 1.0, 0.0] and summary["int_close_count"] == [1, 1, 0]
+    near = measures.q_semantics(q1 + 0.2, q2 - 0.2, 2, covers)     # 0.2 off: still close
+    assert pooled.semantics_summary([near])["int_close"] == [1.0, 1.0, 1.0]
+    assert got["int_err"][2] > S.D3_INT_TOL >= near["int_err"][2]
 
 
 # ------------------------------------------------------------------ smoke run
@@ -297,8 +410,9 @@ def test_smoke_run_rederives(tmp_path):
     d3.main(["--profile", "smoke", "--out", str(tmp_path), "--no-cache"])
     payload = json.loads((tmp_path / "appendix_d3.json").read_text())
     stored = payload.pop("verdicts")
-    assert set(stored) == {"d3-dimension-collapse", "d3-pca-alignment", "d3-optimal-depth",
-                           "d3-latching", "d3-q-semantics"}
+    assert set(stored) == {"d3-dimension-collapse", "d3-pca-alignment", "d3-pca-connectivity",
+                           "d3-optimal-depth", "d3-no-convergence", "d3-latching",
+                           "d3-q-semantics", "d3-q-integers"}
     assert json.loads(json.dumps(d3.derive_verdicts(payload))) == stored
     assert all(v["verdict"] in ("confirmed", "qualified", "refuted", "inconclusive",
                                 "not-reproduced", "pending")
