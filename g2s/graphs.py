@@ -95,8 +95,9 @@ def greedy_worst_case_mvc(n: int, seed=None) -> nx.Graph:
     a group ``R_i`` of ``floor(k/i)`` vertices, each joined to ``i`` distinct vertices of ``L``
     (the groups' neighbourhoods are disjoint blocks of ``L``).  ``k`` is the largest value with
     ``k + sum_i floor(k/i) <= n``; the remaining ``m < k`` vertices are pendants ``R_1`` attached
-    to ``L[0..m-1]``.  ``L`` is a cover of size ``k`` (optimal: see the tests, König), while
-    greedy takes all of ``R`` (``~ k ln k`` vertices).
+    to ``L[0..m-1]``.  ``L`` is a cover of size ``k`` (optimal from n = 6 on: see the tests,
+    König), while greedy takes all of ``R`` (``~ k ln k`` vertices).  ``optimal_cover`` is
+    ``L``, or at n = 3 and 5, where ``L`` is one vertex too large, a König cover.
 
     Tie-breaking is explicit: ``R`` gets the smallest labels (``R_k`` first) and ``L`` the
     largest, and :func:`g2s.heuristics.min_vertex_cover_greedy` breaks degree ties by the
@@ -127,6 +128,12 @@ def greedy_worst_case_mvc(n: int, seed=None) -> nx.Graph:
         r += 1
     G = _from_edges(n, edges)
     nx.set_node_attributes(G, {v: int(v >= right_count) for v in range(n)}, "bipartite")
+    # Konig: a maximum matching's size is the optimum.  L attains it from n = 6 on (tested);
+    # at n = 3 and 5 the construction is a star or a small tree whose centre covers more
+    right = range(right_count)
+    matching = nx.bipartite.hopcroft_karp_matching(G, top_nodes=right)
+    if len(matching) // 2 < len(L):
+        L = sorted(nx.bipartite.to_vertex_cover(G, matching, top_nodes=right))
     G.graph["optimal_cover"] = L
     return G
 
