@@ -14,6 +14,7 @@ from pathlib import Path
 
 from reproduce.common import DEFAULT_OUT
 from reproduce.harness import settings as S
+from reproduce.harness.verdicts.seeds import combined_verdict
 
 __all__ = ["THRESHOLD_CLAIMS", "three_problems_verdict", "sota_verdict", "point_outcomes",
            "headline_verdicts"]
@@ -26,18 +27,9 @@ THRESHOLD_CLAIMS = (("figure3", "fig3-g2s-within-10pct"), ("figure4", "fig4-maxc
 def three_problems_verdict(verdicts: dict) -> str:
     """``intro-three-problems`` ("strong scalability and generalization in each of minimum
     vertex cover, maximum cut and maximum independent set"), from ``verdicts[figure][claim]``
-    of :data:`THRESHOLD_CLAIMS` (each by the seed rule): refuted if any per-problem claim is
-    refuted; confirmed only if all are confirmed (paper scale); otherwise the weakest word in
-    use, in the order seed-dependent, undecided, uninformative, qualified."""
-    kinds = [verdicts[fig][claim]["verdict"] for fig, claim in THRESHOLD_CLAIMS]
-    if "refuted" in kinds:
-        return "refuted"
-    if all(k == "confirmed" for k in kinds):
-        return "confirmed"
-    for word in ("seed-dependent", "undecided", "uninformative"):
-        if word in kinds:
-            return word
-    return "qualified"
+    of :data:`THRESHOLD_CLAIMS` (each by the seed rule), combined as every multi-part claim is
+    (:func:`reproduce.harness.verdicts.seeds.combined_verdict`)."""
+    return combined_verdict([verdicts[fig][claim]["verdict"] for fig, claim in THRESHOLD_CLAIMS])
 
 
 def sota_verdict(outcomes: dict) -> str:

@@ -280,4 +280,7 @@ def test_combined_verdict():
     assert combined_verdict(["confirmed", "confirmed"]) == "confirmed"
     assert combined_verdict(["uninformative", "uninformative"]) == "uninformative"
     assert combined_verdict(["confirmed", "seed-dependent", "undecided"]) == "seed-dependent"
-    assert combined_verdict(["confirmed", "uninformative"]) == "undecided"
+    # holds wherever it could be tested: a narrower statement
+    assert combined_verdict(["confirmed", "uninformative"]) == "qualified"
+    assert combined_verdict(["confirmed", "qualified"]) == "qualified"
+    assert combined_verdict(["confirmed", "inconclusive"]) == "undecided"

@@ -89,7 +89,7 @@ decided on seeds:
 Several comparisons read as one claim ("A is better than every B"; also several types of one
 threshold claim) by :func:`combined_verdict`: refuted when one is refuted, confirmed when all
 are confirmed, uninformative when all are uninformative, else seed-dependent when one is, else
-undecided.
+undecided when one is not confirmed, qualified or uninformative, else qualified.
 """
 
 from __future__ import annotations
@@ -428,13 +428,22 @@ def pair_claims(tables: Mapping[str, tuple], *, min_seeds: int = MIN_SEEDS,
 
 
 def combined_verdict(kinds: Sequence[str]) -> str:
-    """One verdict from several of this module's verdicts (module docstring): any refuted
-    refutes; all confirmed confirm; all uninformative is uninformative; otherwise the weakest
-    word in use (seed-dependent before undecided)."""
+    """One verdict from several parts' verdicts (module docstring; also the headline claim
+    over three problems): any refuted refutes; all confirmed confirm; all uninformative is
+    uninformative; otherwise the weakest word in use -- seed-dependent, then undecided (also
+    for an inconclusive or pending part) -- and qualified when every part is confirmed,
+    qualified or uninformative (the claim holds where it could be tested).  (One rule for
+    Figure 2's types, the baseline comparisons and the three problems since before the
+    ten-seed data; before, the headline read a confirmed-plus-uninformative mix as
+    uninformative and Figure 2 read confirmed-plus-qualified as undecided.)"""
     if "refuted" in kinds:
         return "refuted"
     if all(k == "confirmed" for k in kinds):
         return "confirmed"
     if all(k == "uninformative" for k in kinds):
         return "uninformative"
-    return "seed-dependent" if "seed-dependent" in kinds else "undecided"
+    if "seed-dependent" in kinds:
+        return "seed-dependent"
+    if any(k not in ("confirmed", "qualified", "uninformative") for k in kinds):
+        return "undecided"
+    return "qualified"
