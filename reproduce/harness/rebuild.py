@@ -161,7 +161,8 @@ def _estimate(units: list, times: dict, workers: int) -> str:
     text = f"about {math.ceil(minutes)} min" if minutes >= 1 else "under a minute"
     if unknown:
         text += f" plus {unknown} units of unknown cost"
-    return f"{text} on {workers} worker{'s' if workers != 1 else ''}"
+    return (f"{text} on {workers} worker{'s' if workers != 1 else ''} by the committed unit "
+            f"times (measured where the JSON was made; one core of this machine may be slower)")
 
 
 def describe(name: str, total: int, reused: dict, check: list, new: list, todo: list,
