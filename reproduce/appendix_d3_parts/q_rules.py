@@ -19,6 +19,20 @@ from reproduce.harness import verdicts as rule
 __all__ = ["latching_verdict", "semantics_verdict", "integers_verdict"]
 
 
+
+def _mostly_or_rarely(holds: dict, weaker: dict) -> str:
+    """The D.3 (5) verdict from two rate intervals: confirmed when ``holds`` is at least
+    ``D3_MOSTLY`` (lower end), refuted when the ``weaker`` reading's upper end is at most
+    ``D3_RARELY``, qualified when ``holds`` falls short and ``weaker`` is decidedly above the
+    rare bar, else inconclusive."""
+    if holds["low"] >= S.D3_MOSTLY:
+        return "confirmed"
+    if weaker["high"] <= S.D3_RARELY:
+        return "refuted"
+    if holds["high"] < S.D3_MOSTLY and weaker["low"] > S.D3_RARELY:
+        return "qualified"
+    return "inconclusive"
+
 def _seed_rate(summary: dict, key: str, count: int, cases: int, conf: float) -> dict:
     """The interval of a rate the latching summary ``summary`` pools over seeds: with each
     seed's per-case outcomes (``per_seed``),
@@ -151,14 +165,7 @@ def semantics_verdict(result: dict) -> dict:
     conf = rule.per_point_confidence(2)
     lit_iv = _seed_rate(model, "holds", sem["holds_count"][t], sem["cases"], conf)
     sh_iv = _seed_rate(model, "holds_shifted", sem["holds_shifted_count"][t], sem["cases"], conf)
-    if lit_iv["low"] >= S.D3_MOSTLY:
-        kind = "confirmed"
-    elif sh_iv["high"] <= S.D3_RARELY:
-        kind = "refuted"
-    elif lit_iv["high"] < S.D3_MOSTLY and sh_iv["low"] > S.D3_RARELY:
-        kind = "qualified"
-    else:
-        kind = "inconclusive"
+    kind = _mostly_or_rarely(lit_iv, sh_iv)
     return verdict(
         kind, **base, holds=_r(literal, 2), holds_shifted=_r(shifted, 2),
         holds_interval=_fmt_iv(lit_iv), holds_shifted_interval=_fmt_iv(sh_iv),
@@ -211,14 +218,7 @@ def integers_verdict(result: dict) -> dict:
                               "of reproduce/appendix_d3.py records it")
     iv = _seed_rate(model, "int_close", sem["int_close_count"][t], sem["cases"],
                     rule.FAMILY_CONFIDENCE)
-    if iv["low"] >= S.D3_MOSTLY:
-        kind = "confirmed"
-    elif iv["high"] <= S.D3_RARELY:
-        kind = "refuted"
-    elif iv["high"] < S.D3_MOSTLY and iv["low"] > S.D3_RARELY:
-        kind = "qualified"
-    else:
-        kind = "inconclusive"
+    kind = _mostly_or_rarely(iv, iv)
     return verdict(
         kind, **base, close=_r(sem["int_close"][t], 2), close_interval=_fmt_iv(iv),
         seeds=_n_seeds(model), close_per_seed=_per_seed(model, "int_close"),
