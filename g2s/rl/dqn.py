@@ -39,6 +39,7 @@ import signal
 import threading
 import time
 from dataclasses import asdict
+from datetime import UTC, datetime
 from pathlib import Path
 
 import networkx as nx
@@ -146,7 +147,7 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
         model = build_model(mcfg).to(dev)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     rng = as_rng(cfg.seed)
-    curve, start, elapsed, best = [], 0, 0.0, None
+    curve, start, elapsed, best, segments = [], 0, 0.0, None, []
     if resume and state_path.exists():
         st = load_resume(state_path, dev)
         check_resume_config(st, cfg, mcfg, state_path)
@@ -155,12 +156,19 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
         rng.bit_generator.state = json.loads(st["rng"])
         curve, start, elapsed = st["curve"], st["iteration"], st["elapsed_s"]
         best = st.get("best")
+        # a resume point saved before segments were recorded: its past as one unknown segment
+        segments = list(st.get("segments") or [_segment(0, start, elapsed, None, None, None)])
     target = copy.deepcopy(model) if cfg.target_update > 0 else model
     validation = _validation_set(cfg)
     buf = ReplayBuffer(cfg.replay_capacity)
     envs = [None] * cfg.n_envs
     losses, t0 = [], time.time()
+    began = datetime.now(UTC).isoformat(timespec="seconds")
     last_save = time.monotonic()
+
+    def history(upto: int) -> list:    # the segments so far, this run's included
+        return segments + [_segment(start, upto, time.time() - t0, began,
+                                    str(torch.__version__), str(dev))]
     bar = tqdm(range(start, cfg.iterations), initial=start, total=cfg.iterations,
                disable=not progress, desc=f"train {cfg.problem} s{cfg.seed}", mininterval=2)
     it = start
@@ -186,6 +194,7 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
                                "rng": json.dumps(rng.bit_generator.state), "curve": curve,
                                "iteration": it + 1, "best": best,
                                "elapsed_s": elapsed + time.time() - t0,
+                               "segments": history(it + 1),
                                "train_config": asdict(cfg), "model_config": mcfg.to_dict()})
             last_save = time.monotonic()
         if stop:
@@ -193,11 +202,22 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
             name = signal.Signals(stop[0]).name
             raise TrainingInterrupted(f"{name}: resume point saved at iteration {it + 1} to "
                                       f"{state_path}; rerun the command to continue", stop[0])
-    return _write_checkpoint(out, model, cfg, mcfg, curve, best, elapsed + time.time() - t0)
+    return _write_checkpoint(out, model, cfg, mcfg, curve, best, elapsed + time.time() - t0,
+                             history(max(cfg.iterations, start)))
+
+
+def _segment(first: int, last: int, seconds: float, started: str | None,
+             torch_version: str | None, device: str | None) -> dict:
+    """One uninterrupted stretch of a training: iterations ``first`` to ``last``, how long it
+    took, when it began (UTC), and the torch version and device it ran on (None: not known, a
+    stretch saved before segments were recorded)."""
+    return {"iterations": [first, last], "seconds": round(seconds, 1), "started_utc": started,
+            "torch_version": torch_version, "device": device}
 
 
 def _write_checkpoint(out: Path, model: QModel, cfg: TrainConfig, mcfg: ModelConfig,
-                      curve: list, best: dict | None, elapsed: float) -> dict:
+                      curve: list, best: dict | None, elapsed: float,
+                      segments: list | None = None) -> dict:
     """Write the trained model (the best-validation weights under ``keep_best``) and its JSON
     sidecar, both atomically; return the metadata."""
     chosen = best if (cfg.keep_best and best is not None) else None
@@ -207,7 +227,7 @@ def _write_checkpoint(out: Path, model: QModel, cfg: TrainConfig, mcfg: ModelCon
             "selected_iteration": chosen["iteration"] if chosen else cfg.iterations,
             "best_val_ratio": best["val_ratio"] if best else None,
             "final_val_ratio": curve[-1]["val_ratio"] if curve else None,
-            "torch_version": str(torch.__version__)}
+            "torch_version": str(torch.__version__), "segments": segments or []}
     state = chosen["state"] if chosen else model.state_dict()
     save_atomic(out, {"state_dict": {k: v.cpu() for k, v in state.items()}, "meta": meta})
     atomic_write_text(out.with_suffix(".json"), json.dumps(meta, indent=1) + "\n")

@@ -51,6 +51,12 @@ def test_resume_continues(tmp_path):
     assert out.with_suffix(".resume.pt").exists()
     meta = train(_cfg(iterations=300, problem="mis"), out, progress=False)
     assert [c["iteration"] for c in meta["validation_curve"]] == [100, 200, 300]
+    # each uninterrupted stretch is recorded: its iterations, time, torch version and device
+    segs = meta["segments"]
+    assert [s["iterations"] for s in segs] == [[0, 200], [200, 300]]
+    assert all(s["torch_version"] == torch.__version__ and s["device"] == "cpu"
+               and s["seconds"] >= 0 and s["started_utc"] for s in segs)
+    assert json.loads(out.with_suffix(".json").read_text())["segments"] == segs
 
 
 @given(graphs(min_n=1, max_n=9), st.sampled_from(P.PROBLEMS))
