@@ -144,16 +144,16 @@ def derive_json(check: str, cache: dict) -> dict:
         else:
             payload = json.loads(path.read_text())
             stored = payload.pop("verdicts", {})
-            derived = _load_script(Path(name).name).derive_verdicts(payload)
+            module = _load_script(Path(name).name)
+            derived = module.derive_verdicts(payload)
             cache[name] = (stored, derived)
             cache[(name, "dirty")] = dirty_provenance(payload.get("provenance", {}))
             # every summarised number must follow from the raw per-instance records (and
             # those from the cached solutions where present): an edit that flips no verdict
             # is drift too
             from reproduce.harness.rederive import drift
-            module = _load_script(Path(name).name)
             cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name,
-                                              summarise=_one_argument_summarise(name),
+                                              summarise=_one_argument_summarise(module),
                                               recompute=getattr(module, "recompute", None))
     if cache[name] is None:
         return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}
@@ -176,11 +176,11 @@ def derive_json(check: str, cache: dict) -> dict:
     return got
 
 
-def _one_argument_summarise(name: str):
+def _one_argument_summarise(module):
     """The script's ``summarise(raw)`` when it takes the raw result alone (the figures whose
     summarised keys follow from the JSON's own records), else None."""
     import inspect
-    fn = getattr(_load_script(Path(name).name), "summarise", None)
+    fn = getattr(module, "summarise", None)
     if fn is None or len(inspect.signature(fn).parameters) != 1:
         return None
     return fn

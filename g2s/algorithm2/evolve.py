@@ -17,8 +17,10 @@ docstring) and the sparse product both paths use.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 
 from g2s.nn.model import QModel
@@ -217,10 +219,6 @@ def complete_greedily(problem: str, sel, inside, deg, crow, col) -> list[int]:
     a candidate), so a heap with lazily discarded stale entries makes the same choices as
     re-reading every key at every step, in ``O((n + m) log n)`` instead of ``O(n)`` per added
     vertex (before, a whole-graph pass per vertex: 25 s on a 10,000-vertex sparse graph)."""
-    import heapq
-
-    import numpy as np
-
     sel = np.array(sel, dtype=bool)
     inside = np.array(inside, dtype=np.int64)
     deg = np.asarray(deg, dtype=np.int64)

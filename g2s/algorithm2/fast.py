@@ -312,14 +312,13 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     if status == "time_limit":
         # rollouts in one group share their state, so they share its completion
         done: dict[int, list[int]] = {}
-        crow_np_arr, col_np = np.asarray(crow_np), col_t.cpu().numpy()
-        deg_np = deg.cpu().numpy()
+        crow_arr, col_arr, deg_arr = (t.cpu().numpy() for t in (crow_t, col_t, deg))
         for r in range(R):
             if live[r]:
                 if group[r] not in done:
                     done[group[r]] = _complete_greedily(
-                        problem, sel[:, r].cpu().numpy(), inside[:, r].cpu().numpy(), deg_np,
-                        crow_np_arr, col_np)
+                        problem, sel[:, r].cpu().numpy(), inside[:, r].cpu().numpy(), deg_arr,
+                        crow_arr, col_arr)
                 if done[group[r]]:
                     sel[done[group[r]], r] = True
     finished = not any(live) or status == "time_limit"

@@ -318,12 +318,12 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         import_units(run, run.args.import_units, problem, computed, key, hashes, t_max)
     cap = getattr(run.args, "max_n", None)
     if cap is not None:      # --max-n: larger model units only from the cache (or the import)
-        keep = [u for u in computed if u[1] <= cap or methods[u[3]] is None
-                or run.cache.contains(key(u), validate_unit)]
-        for u in set(check) - set(keep):     # a check left out is a committed unit again
+        computed = [u for u in computed if u[1] <= cap or methods[u[3]] is None
+                    or run.cache.contains(key(u), validate_unit)]
+        kept = set(computed)
+        for u in set(check) - kept:          # a check left out is a committed unit again
             reused[u] = committed[(*u, sha_of(u))]
-        check = [u for u in check if u in set(keep)]
-        computed = keep
+        check = [u for u in check if u in kept]
     todo = [u for u in computed if not run.cache.contains(key(u), validate_unit)]
     times = {u[:4]: v["time_s"] for u, v in committed.items()}
     print(rebuild.describe(run.name, len(units), reused, check, new, todo, times,
