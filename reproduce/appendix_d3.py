@@ -57,7 +57,7 @@ if not __package__:  # run as python reproduce/appendix_d3.py
 
 from reproduce.appendix_d3_parts.plot import plot
 from reproduce.appendix_d3_parts.rules import derive_verdicts
-from reproduce.appendix_d3_parts.summary import summarise
+from reproduce.appendix_d3_parts.summary import repool, summarise
 from reproduce.appendix_d3_parts.units import NAME, compute
 from reproduce.common import Run, script_main
 from reproduce.harness import settings as S
@@ -71,6 +71,13 @@ def produce(args, run: Run):
     """The JSON result and the figure."""
     result = summarise(compute(run), args.profile)
     return result, plot(result)[0]
+
+
+def recompute(result: dict) -> dict:
+    """The pooled numbers of ``result`` again from its per-case records (instant): the claims
+    check compares them with the stored ones (:func:`~reproduce.appendix_d3_parts.summary.repool`
+    says which are re-derived)."""
+    return repool(result)
 
 
 def main(argv=None) -> Path:

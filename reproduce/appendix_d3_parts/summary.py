@@ -7,7 +7,8 @@ import numpy as np
 
 from reproduce.harness import settings as S
 
-__all__ = ["summarise", "best_layers", "LATCH_KINDS", "semantics_summary", "latch_summary"]
+__all__ = ["summarise", "repool", "best_layers", "LATCH_KINDS", "semantics_summary",
+           "latch_summary"]
 
 T_MAX, REF_LAYER = S.T_MAX, S.D3_REF_LAYER
 #: side flips between consecutive rounds 1 -> 2 .. L-1 -> L of the GCNN's trained depth L
@@ -82,6 +83,66 @@ def summarise(raw: dict, profile: str) -> dict:
             "latching": latch, "pca_example": raw["pca_example"], "latch_example": example,
             "checkpoints": raw["checkpoints"], "latch_missing": raw.get("latch_missing", {}),
             "s2v_trained_depth": S.D3_GCNN_DEPTH}
+
+def repool(result: dict) -> dict:
+    """The pooled numbers of ``result`` (a written Appendix D.3 JSON) computed again from the
+    per-case records it stores -- the numbers each unit measured, which the verdict rules
+    resample -- with every other field copied: what the claims check compares with the stored
+    JSON, so an edited case (one graph's zero count, one depth ratio, one seed's latched flag) or
+    an edited pooled number is drift even when it flips no verdict.
+
+    Re-derived: per (variant, family, size) the collapse ``zeros_per_seed`` and ``zeros``; the
+    PCA ``cases``, ``cos_next`` and ``rho_degree`` medians; the depth ``ratio_per_seed``,
+    ``ratio``, ``best_T`` and ``per_seed_best_T``; per latching family and model kind the
+    ``cases``, ``latched_count``, ``latched_fraction``, ``flip_early_cases``, ``flip_early`` and
+    the Q-semantics counts at the rollout depth.  The plotted-only curves (dead dimensions,
+    the rollout's zeros, ``cos_skip`` / ``cos_ref``, the latching overlap and flips, the
+    Q-semantics medians) are pooled when the script writes and not kept per case: their cases
+    would multiply the JSON's size, and no verdict reads them."""
+    import copy
+    out = {k: copy.deepcopy(result[k]) for k in ("collapse", "pca", "depth", "latching")
+           if k in result}
+    for fams in out.get("collapse", {}).values():
+        for by_n in fams.values():
+            for cell in by_n.values():
+                cell["zeros_per_seed"] = [_mean(graphs) for graphs in cell["zeros_cases"]]
+                cell["zeros"] = _mean(cell["zeros_per_seed"])
+    for fams in out.get("pca", {}).values():
+        for by_n in fams.values():
+            for cell in by_n.values():
+                cell["cases"] = len(cell["cos_next_cases"])
+                cell["cos_next"] = _median(cell["cos_next_cases"])
+                cell["rho_degree"] = _median(cell["rho_degree_cases"])
+    for by_n in out.get("depth", {}).values():
+        for cell in by_n.values():
+            cell["ratio_per_seed"] = [_mean(graphs) for graphs in cell["ratio_cases"]]
+            cell["ratio"] = _mean(cell["ratio_per_seed"])
+            cell["best_T"] = best_layers(cell["ratio"])
+            cell["per_seed_best_T"] = [best_layers(r) for r in cell["ratio_per_seed"]]
+    t = S.D3_T_ROLLOUT - 1
+    for fam in out.get("latching", {}).values():
+        for kind in LATCH_KINDS:
+            cell = fam.get(kind)
+            if not cell or "per_seed" not in cell:
+                continue
+            seeds = [cell["per_seed"][m] for m in sorted(cell["per_seed"])]
+            latched = [x for s in seeds for x in s["latched"]]
+            cell["cases"] = len(latched)
+            cell["latched_count"] = int(sum(latched))
+            cell["latched_fraction"] = float(np.mean(latched))
+            if len({len(s["flip_early"]) for s in seeds}) == 1:   # case-major, as pooled
+                cell["flip_early_cases"] = [s["flip_early"][i]
+                                            for i in range(len(seeds[0]["flip_early"]))
+                                            for s in seeds]
+            cell["flip_early"] = float(np.mean(cell["flip_early_cases"]))
+            sem = cell.get("semantics")
+            for key, count in (("holds", "holds_count"), ("holds_shifted", "holds_shifted_count"),
+                               ("int_close", "int_close_count")):
+                if sem and count in sem and all(key in s for s in seeds):
+                    sem[count][t] = int(sum(x for s in seeds for x in s[key]))
+                    sem[key][t] = sem[count][t] / sem["cases"]
+    return out
+
 
 def best_layers(curve) -> list[int]:
     """Every ``T`` whose mean ratio equals the minimum (exact ties up to 1e-9)."""

@@ -26,7 +26,8 @@ compared, from the bottom up:
    2(b)'s ``cells`` from its ``instances``), so an edited raw objective is drift even where no
    plotted ``points`` exist;
 8. given the script's ``recompute(payload)`` (a script of seconds whose numbers are computed
-   facts, not samples: Figure 5), every key against a fresh computation.
+   facts, not samples: Figure 5; or the pooled numbers again from the per-case records the
+   payload keeps: Appendix D.3), every key against a fresh computation.
 
 Any disagreement is drift.
 """

@@ -144,8 +144,19 @@ def test_claims_check_catches_edits_that_flip_no_verdict(figures_copy, change):
     assert got["verdict"] == "drift" and "figure3.json" in got["why"]
 
 
-def _bump(d: dict, key: str, by=1) -> None:
+def _bump(d: dict, key, by=1) -> None:
     d[key] += by
+
+
+def _lowest(cases: list, layer: int) -> None:
+    """The case with the highest value at ``layer`` set to 0: a median moves (an edit that
+    leaves a median where it was changes no pooled number, so nothing can see it)."""
+    top = max(range(len(cases)), key=lambda i: cases[i][layer] or 0)
+    cases[top][layer] = 0.0
+
+
+def _flip(flags: list, i: int) -> None:
+    flags[i] = 1 - flags[i]
 
 
 @pytest.mark.parametrize("name,check,change", [
@@ -173,9 +184,21 @@ def _bump(d: dict, key: str, by=1) -> None:
      lambda d: _bump(d["survey"]["rows"][3], "trees")),
     ("figure5", "json:figure5#theorem2-general-k",
      lambda d: _bump(d["grid"][0], "m")),
+    # Appendix D.3's per-case records: the pooled numbers are recomputed from them
+    ("appendix_d3", "json:appendix_d3#d3-dimension-collapse",
+     lambda d: _bump(d["collapse"]["shipped"]["er"]["50"]["zeros_cases"][1][3], 7, 0.5)),
+    ("appendix_d3", "json:appendix_d3#d3-optimal-depth",
+     lambda d: _bump(d["depth"]["er"]["50"]["ratio_cases"][0][2], 20, 0.01)),
+    ("appendix_d3", "json:appendix_d3#d3-latching",
+     lambda d: _flip(d["latching"]["er"]["s2v"]["per_seed"]["s2v_s1"]["latched"], 4)),
+    ("appendix_d3", "json:appendix_d3#d3-pca-connectivity",
+     lambda d: _lowest(d["pca"]["shipped"]["er"]["100"]["rho_degree_cases"], 9)),
+    ("appendix_d3", "json:appendix_d3#d3-no-convergence",
+     lambda d: _bump(d["depth"]["bipartite"]["50"]["ratio"], 3, 0.001)),
 ], ids=["figure2b-raw-objective", "theorem1-errors", "theorem1-exact", "theorem1-sweep",
         "figure2-raw-objective", "figure4-raw-objective", "figure6-raw-objective",
-        "timed-program-objective", "figure5-survey-count", "figure5-grid"])
+        "timed-program-objective", "figure5-survey-count", "figure5-grid", "d3-zeros-case",
+        "d3-depth-case", "d3-latched-case", "d3-rho-case", "d3-pooled-ratio"])
 def test_claims_check_catches_raw_edits_in_other_json_shapes(figures_copy, name, check,
                                                               change):
     """Before: these edits passed claims.py --check with 0 drifted (no 'points' to re-derive)."""
