@@ -53,6 +53,15 @@ def checkpoint(kind: str, seed: int = 0) -> Path:
     return checkpoint_path("g2s_rnn", PROBLEM, S.ER15, seed,
                            None if folder is None else CHECKPOINT_DIR / folder)
 
+def variant_seeds(variant: str, seeds) -> list[int]:
+    """The seeds measured for ``variant``: every seed for the shipped weights; for an
+    early-stopped variant, the seeds whose early weights are kept (three: they are context in
+    the evidence and a dashed curve, and decide no verdict)."""
+    if S.D3_VARIANTS[variant] is None:
+        return list(seeds)
+    return [s for s in seeds if checkpoint(variant, s).exists()]
+
+
 def load_model(path: Path):
     """``(model, sha)``: the checkpoint is copied first (baselines may be rewritten while we
     run), hashed, and loaded from the copy, so the hash names exactly the weights used."""
@@ -229,7 +238,7 @@ def compute(run: Run) -> dict:
         return _Slot(len(jobs) - 1)
 
     for variant in P["variants"]:
-        for seed in P["seeds"]:
+        for seed in variant_seeds(variant, P["seeds"]):
             path = checkpoint(variant, seed)
             sha = load_model(path)[1]
             raw["checkpoints"][f"{variant}_s{seed}"] = sha

@@ -419,3 +419,30 @@ def test_smoke_run_rederives(tmp_path):
                for v in stored.values())
     assert (tmp_path / "appendix_d3.png").exists() and (tmp_path / "appendix_d3.pdf").exists()
     assert payload["provenance"]["profile"] == "smoke"
+
+
+def test_early_variant_measures_only_seeds_with_early_weights():
+    """Before: the ci profile asked the early-stopped variant for every shipped seed, and a
+    seed trained without kept early weights stopped the run (checkpoint missing)."""
+    from reproduce.appendix_d3_parts.units import checkpoint, variant_seeds
+    assert variant_seeds("shipped", [0, 1, 7]) == [0, 1, 7]
+    early = variant_seeds("early20k", range(12))
+    assert early and all(checkpoint("early20k", s).exists() for s in early)
+    assert not checkpoint("early20k", 11).exists() and 11 not in early
+
+
+def test_repool_reproduces_the_summary():
+    """The claims check's re-pooling gives back every number the script pooled, and an edited
+    case moves a pooled number."""
+    import copy
+    from pathlib import Path
+
+    from reproduce.harness.rederive import _same
+    root = Path(d3.__file__).resolve().parents[1]
+    stored = json.loads((root / "paper_figures" / "appendix_d3.json").read_text())
+    again = pooled.repool(stored)
+    assert set(again) == {"collapse", "pca", "depth", "latching"}
+    assert all(_same(section, stored[key]) for key, section in again.items())
+    edited = copy.deepcopy(stored)
+    edited["depth"]["er"]["50"]["ratio_cases"][1][0][4] += 0.5
+    assert not _same(pooled.repool(edited)["depth"], stored["depth"])
