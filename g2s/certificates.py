@@ -1,6 +1,6 @@
-"""``python -m g2s.certificates build | build-all | upgrade | verify | summary``: the command
-line of the stored reference results, :mod:`g2s.reference.certificates` (whose docstring
-describes the commands)."""
+"""``python -m g2s.certificates build | build-all | upgrade | verify | summary | compare``: the
+command line of the stored reference results, :mod:`g2s.reference.certificates` (whose docstring
+describes the commands; ``compare`` measures what an upgrade changed)."""
 
 from __future__ import annotations
 
@@ -69,6 +69,73 @@ def _summary(directory: Path | None) -> None:
               f"{', '.join(methods)}")
 
 
+def compare(before: Path, after: Path | None = None) -> list[dict]:
+    """Per (problem, family, size), what the certificates in ``after`` (default: the package's)
+    changed against those in ``before``: on the graphs both hold with the same fingerprint,
+    how many references improved, the old reference's ratio against the new one
+    (:func:`g2s.problems.approximation_ratio`: >= 1, how far the yardstick was from the new best
+    known; mean and worst), the proven-optimal counts before and after, and the mean gap of the
+    new best known to its proven bound."""
+    from g2s.problems import approximation_ratio
+    from g2s.reference.formulations import better
+    rows: dict = {}
+    for path in sorted(Path(after or CERTIFICATE_DIR).glob("*.json")):
+        new = json.loads(path.read_text())
+        old_path = Path(before) / path.name
+        if not old_path.exists():
+            continue
+        old, problem = json.loads(old_path.read_text()), new["problem"]
+        for key, e in sorted(new["instances"].items()):
+            o = old["instances"].get(key)
+            if o is None or o.get("fingerprint") != e.get("fingerprint"):
+                continue
+            n = int(key.split("/")[0])
+            r = rows.setdefault((problem, new["family"], n), {
+                "problem": problem, "family": new["family"], "n": n, "graphs": 0,
+                "improved": 0, "worse": 0, "ratios": [], "gaps": [],
+                "optimal_before": 0, "optimal_after": 0})
+            r["graphs"] += 1
+            r["improved"] += better(problem, e["objective"], o["objective"])
+            r["worse"] += better(problem, o["objective"], e["objective"])
+            r["ratios"].append(approximation_ratio(problem, o["objective"], e["objective"]))
+            if e.get("bound") is not None:
+                r["gaps"].append(approximation_ratio(problem, e["objective"], e["bound"]))
+            r["optimal_before"] += o["status"] == "optimal"
+            r["optimal_after"] += e["status"] == "optimal"
+    out = []
+    for r in (rows[k] for k in sorted(rows)):
+        ratios, gaps = r.pop("ratios"), r.pop("gaps")
+        out.append({**r, "old_vs_new_mean": sum(ratios) / len(ratios),
+                    "old_vs_new_worst": max(ratios),
+                    "new_gap_to_bound_mean": sum(gaps) / len(gaps) if gaps else None})
+    return out
+
+
+def _compare(args) -> int:
+    from g2s.fsutil import atomic_write_json
+    if not Path(args.before).is_dir():
+        print(f"python -m g2s.certificates compare: --before {str(args.before)[:80]!r} is not "
+              "a folder of certificates", file=sys.stderr)
+        return 1
+    rows = compare(args.before, args.directory)
+    if not rows:
+        print("python -m g2s.certificates compare: the two folders share no certificate",
+              file=sys.stderr)
+        return 1
+    print(f"{'problem':7s} {'family':21s} {'n':>5s} {'graphs':>6s} {'improved':>8s} "
+          f"{'old/new mean':>12s} {'worst':>6s} {'optimal':>9s} {'gap':>6s}")
+    for r in rows:
+        gap = "" if r["new_gap_to_bound_mean"] is None else f"{r['new_gap_to_bound_mean']:.3f}"
+        print(f"{r['problem']:7s} {r['family']:21s} {r['n']:5d} {r['graphs']:6d} "
+              f"{r['improved']:8d} {r['old_vs_new_mean']:12.4f} {r['old_vs_new_worst']:6.3f} "
+              f"{r['optimal_before']:4d}>{r['optimal_after']:<4d} {gap:>6s}")
+    if args.json is not None:
+        atomic_write_json(args.json, {"before": str(args.before),
+                                      "after": str(args.directory or CERTIFICATE_DIR),
+                                      "rows": rows})
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m g2s.certificates",
                                      description=certificates.__doc__,
@@ -93,7 +160,13 @@ def main(argv=None) -> int:
     u.add_argument("--seed", type=int, default=0, help="solver seed (default 0)")
     u.add_argument("--problem", choices=PROBLEMS, default=None, help="only this problem")
     u.add_argument("--family", default=None, help="only this family")
-    subs = [b, a, u, sub.add_parser("verify", help="re-check every stored certificate"),
+    c = sub.add_parser("compare", help="what the certificates changed against an older folder "
+                       "of them: improved references per size, old/new ratio, optimal counts")
+    c.add_argument("--before", type=Path, required=True,
+                   help="the older certificate folder (e.g. from git archive of an earlier "
+                        "commit)")
+    c.add_argument("--json", type=Path, default=None, help="also write the rows to this JSON")
+    subs = [b, a, u, c, sub.add_parser("verify", help="re-check every stored certificate"),
             sub.add_parser("summary", help="count proven-optimal certificates per file")]
     for p in subs:
         p.allow_abbrev = False  # a prefix must not pick an option
@@ -109,6 +182,8 @@ def main(argv=None) -> int:
                 _build(args)
     elif args.command == "upgrade":
         _upgrade(args)
+    elif args.command == "compare":
+        return _compare(args)
     elif args.command == "verify":
         try:
             for name, (k, opt) in verify_all(args.directory).items():

@@ -26,9 +26,12 @@ atomically)::
     python -m g2s.certificates upgrade --budget 5 [--bound-time-limit 30]
     python -m g2s.certificates verify
     python -m g2s.certificates summary
+    python -m g2s.certificates compare --before OLD_FOLDER [--json OUT]
 
 ``upgrade`` strengthens every stored entry that is not proven optimal (:func:`upgrade`): the
 best known solution from the state-of-the-art solver, and optionally a tighter bound.
+``compare`` says what the stored certificates changed against an older folder of them (per
+size: references improved, the old reference's ratio against the new one, optimal counts).
 """
 
 from __future__ import annotations

@@ -138,3 +138,29 @@ def test_cli_build_verify_summary(tmp_path, capsys):
     doc["instances"]["50/0"]["objective"] += 1
     path.write_text(json.dumps(doc))
     assert certificates_command(["verify", "--directory", str(tmp_path)]) == 1
+
+
+def test_cli_compare_counts_what_an_upgrade_changed(tmp_path, capsys):
+    """compare: per size, the references that improved and how far the old one was."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    for d in (before, after):
+        d.mkdir()
+        shutil.copy(cert.certificate_path("mvc", "er"), d)
+    path = cert.certificate_path("mvc", "er", before)
+    doc = json.loads(path.read_text())
+    key = next(k for k, e in doc["instances"].items() if k.startswith("50/"))
+    objective = doc["instances"][key]["objective"]
+    doc["instances"][key]["objective"] = objective + 2      # the older cover was 2 larger
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "compare.json"
+    assert certificates_command(["compare", "--before", str(before), "--directory", str(after),
+                                 "--json", str(out)]) == 0
+    rows = {(r["family"], r["n"]): r for r in json.loads(out.read_text())["rows"]}
+    row = rows[("er", 50)]
+    assert row["improved"] == 1 and row["worse"] == 0
+    assert row["old_vs_new_worst"] == pytest.approx((objective + 2) / objective)
+    assert all(r["improved"] == 0 for k, r in rows.items() if k != ("er", 50))
+    assert "improved" in capsys.readouterr().out
+    assert certificates_command(["compare", "--before", str(tmp_path / "none"),
+                                 "--directory", str(after)]) == 1
+    assert "is not a folder" in capsys.readouterr().err
