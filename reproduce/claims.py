@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -300,6 +301,47 @@ def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]
     return derived
 
 
+_CELL = r"((?:\\\||[^|])*)"   # a table cell: any text, escaped pipes included
+_SUMMARY_ROW = re.compile(r"^\| \[(?P<id>[^\]]+)\]\(#claim-[^)]*\): " + _CELL + r"\| "
+                          + _CELL + r" \| " + _CELL + r" \| \*\*(?P<verdict>[a-z-]+)\*\* \|$")
+
+
+def summary_rows(text: str) -> dict[str, tuple[str, str]]:
+    """``id -> (ours, verdict)`` from the summary tables of a rendered CLAIMS.md."""
+    return {m["id"]: (m[4].strip(), m["verdict"])
+            for line in text.splitlines() if (m := _SUMMARY_ROW.match(line))}
+
+
+def changes(before: str, after: str) -> list[str]:
+    """Markdown rows of every claim whose verdict changed between two rendered CLAIMS.md texts
+    (added and removed claims included): the before/after table of a regeneration."""
+    old, new = summary_rows(before), summary_rows(after)
+    rows = ["| claim | before | after |", "|---|---|---|"]
+    for cid in [*new, *(c for c in old if c not in new)]:
+        o, n = old.get(cid), new.get(cid)
+        if o is None or n is None or o[1] != n[1]:
+            cell = (lambda x: "(not in the ledger)" if x is None
+                    else f"**{x[1]}**" + (f": {x[0]}" if x[0] else ""))
+            rows.append(f"| {cid} | {cell(o)} | {cell(n)} |")
+    return rows
+
+
+def _changes_since(rev: str) -> int:
+    proc = subprocess.run(["git", "show", f"{rev}:CLAIMS.md"], cwd=ROOT, capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        print(f"claims: error: no CLAIMS.md at {rev[:40]!r} ({proc.stderr.strip()[:120]})",
+              file=sys.stderr)
+        return 1
+    if not summary_rows(proc.stdout):
+        print(f"claims: error: the CLAIMS.md at {rev[:40]!r} has no summary table to compare "
+              "(it predates the one-line-per-claim summary)", file=sys.stderr)
+        return 1
+    rows = changes(proc.stdout, CLAIMS_MD.read_text())
+    print("\n".join(rows) if len(rows) > 2 else f"claims: no verdict changed since {rev}")
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true",
@@ -309,7 +351,12 @@ def main(argv=None) -> int:
     p.add_argument("--refresh", nargs="+", default=[], metavar="NAME",
                    help="re-apply the current rules to these committed figure JSONs "
                         "(e.g. figure3 figure3_early20k/figure3) before re-deriving")
+    p.add_argument("--changes-since", metavar="REV", default=None,
+                   help="print the claims whose verdict changed since git revision REV (a "
+                        "Markdown table: before and after, from the rendered CLAIMS.md) and exit")
     args = p.parse_args(argv)
+    if args.changes_since is not None:
+        return _changes_since(args.changes_since)
     if args.check and args.refresh:
         p.error("--refresh writes files; it cannot be combined with --check")
     try:

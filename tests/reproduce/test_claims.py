@@ -293,3 +293,21 @@ def test_results_page_shows_every_figure_with_the_claims_it_decides():
             where = next(w for n, w, _ in FIGURES if n == name)
             body = next(s for s in sections if s.startswith(where + "\n"))
             assert f"(CLAIMS.md#{anchor(c['id'])})" in body, c["id"]
+
+
+def test_changes_since_lists_every_changed_verdict_from_the_rendered_summaries():
+    import reproduce.claims as C
+    claims = C.load_ledger()
+    text = (C.ROOT / "CLAIMS.md").read_text()
+    rows = C.summary_rows(text)
+    assert set(rows) == {c["id"] for c in claims}
+    assert C.changes(text, text) == C.changes("", "")[:2]
+    first = claims[0]["id"]
+    word = rows[first][1]
+    other = "refuted" if word != "refuted" else "confirmed"
+    edited = "\n".join(line.replace(f"| **{word}** |", f"| **{other}** |")
+                        if line.startswith(f"| [{first}](") else line
+                        for line in text.splitlines())
+    got = C.changes(text, edited)
+    assert len(got) == 3 and got[2].startswith(f"| {first} | **{word}**")
+    assert f"| **{other}**" in got[2]
