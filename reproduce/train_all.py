@@ -22,6 +22,7 @@ Usage::
 
     python reproduce/train_all.py --list          # what is missing, cheapest first
     python reproduce/train_all.py [--workers 1] [--only g2s_rnn] [--nice 10]
+    python reproduce/train_all.py --models mvc_er15 --workers 2   # one model's seeds first
     python reproduce/train_all.py --scheduler tcp://HOST:8786
 """
 
@@ -115,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="trainings at once (default 1)")
     p.add_argument("--only", nargs="+", default=None, choices=encoders, metavar="ENCODER",
                    help=f"only these encoders ({', '.join(encoders)})")
+    p.add_argument("--models", nargs="+", default=None, metavar="TEXT",
+                   help="only the targets whose checkpoint name contains one of these (e.g. "
+                        "mvc_er15: the model most figures read, trained first)")
     p.add_argument("--nice", type=_niceness, default=0,
                    help=f"run trainings at this niceness ({NICE_RANGE[0]} to {NICE_RANGE[1]}, "
                         "default 0)")
@@ -129,8 +133,15 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if args.scheduler is not None and not args.list:
         probe_scheduler(args.scheduler)
+    if args.models is not None:
+        names = [t["path"].name for t in targets()]
+        unknown = [m for m in args.models if not any(m in name for name in names)]
+        if unknown:
+            build_parser().error(f"argument --models: no target's checkpoint name contains "
+                                 f"{unknown[0][:40]!r}")
     todo = [t for t in targets() if not t["done"]
-            and (args.only is None or t["encoder"] in args.only)]
+            and (args.only is None or t["encoder"] in args.only)
+            and (args.models is None or any(m in t["path"].name for m in args.models))]
     if args.list:
         for t in targets():
             print(f"{'done' if t['done'] else 'todo'}  {t['path'].name}  "

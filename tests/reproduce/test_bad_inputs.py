@@ -298,6 +298,7 @@ def test_malformed_scheduler_address_exits_2(tmp_path, name, address, needle):
     (["--workers", "0"], "--workers"), (["--workers", "-5"], "--workers"),
     (["--nice", "-100"], "--nice"), (["--only", "bogus"], "--only"), (["--only"], "--only"),
     (["--work", "2"], "unrecognized arguments: --work"),
+    (["--models", "mvc_er16"], "--models"),
 ])
 def test_train_all_options_are_checked(tmp_path, args, needle):
     """Before: --workers 0, --workers -5, --nice -100 and --only bogus exited 0 silently."""
