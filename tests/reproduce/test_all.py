@@ -26,6 +26,17 @@ def test_every_figure_script_is_a_step():
         assert out is None or (ROOT / "paper_figures" / out).exists(), name
 
 
+def test_each_step_writes_at_the_profile_of_the_committed_json():
+    """Before: the timed program (committed at the paper profile) would have been rewritten at
+    the ci profile."""
+    for name, _, extra, out, _ in regenerate.STEPS:
+        if out is None:
+            continue
+        profile = extra[extra.index("--profile") + 1] if "--profile" in extra else "ci"
+        stored = json.loads((ROOT / "paper_figures" / out).read_text())["provenance"]
+        assert stored["profile"] == profile, name
+
+
 def test_grids_come_before_the_steps_that_read_their_certificates():
     order = [s[0] for s in regenerate.STEPS]
     last_grid = max(i for i, s in enumerate(regenerate.STEPS) if s[4])
