@@ -130,8 +130,8 @@ def _compare(args) -> int:
               f"{r['improved']:8d} {r['old_vs_new_mean']:12.4f} {r['old_vs_new_worst']:6.3f} "
               f"{r['optimal_before']:4d}>{r['optimal_after']:<4d} {gap:>6s}")
     if args.json is not None:
-        atomic_write_json(args.json, {"before": str(args.before),
-                                      "after": str(args.directory or CERTIFICATE_DIR),
+        atomic_write_json(args.json, {"before": args.before_label or str(args.before),
+                                      "after": str(args.directory or "the package's folder"),
                                       "rows": rows})
     return 0
 
@@ -166,6 +166,9 @@ def main(argv=None) -> int:
                    help="the older certificate folder (e.g. from git archive of an earlier "
                         "commit)")
     c.add_argument("--json", type=Path, default=None, help="also write the rows to this JSON")
+    c.add_argument("--before-label", default=None, metavar="TEXT",
+                   help="what the older folder is, recorded in the JSON (e.g. 'main at abc123'; "
+                        "default: its path)")
     subs = [b, a, u, c, sub.add_parser("verify", help="re-check every stored certificate"),
             sub.add_parser("summary", help="count proven-optimal certificates per file")]
     for p in subs:
