@@ -90,14 +90,12 @@ def command(step: tuple, workers: int | None, full: bool) -> list[str]:
 
 
 def stale_references(step: tuple) -> list[str]:
-    """The lines of a grid JSON that no longer match the stored certificates."""
-    from reproduce.harness.rederive import drift
+    """The rows of a grid JSON whose reference no longer matches the stored certificate."""
+    from reproduce.harness.rederive import reference_mismatches
     path = FIGURES / step[3]
     if not path.exists():
         return [f"{path.relative_to(ROOT)} is missing"]
-    payload = json.loads(path.read_text())
-    payload.pop("verdicts", None)
-    return [line for line in drift(payload) if "!= certificate" in line]
+    return reference_mismatches(json.loads(path.read_text()))
 
 
 def build_parser() -> OneLineParser:
@@ -135,8 +133,8 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     steps = [s for s in STEPS if args.only is None or s[0] in args.only]
     if args.start is not None:
-        steps = steps[[s[0] for s in steps].index(args.start):] \
-            if args.start in [s[0] for s in steps] else []
+        names = [s[0] for s in steps]
+        steps = steps[names.index(args.start):] if args.start in names else []
     if not steps:
         sys.exit("reproduce/all.py: no step left to run (--from after every --only step)")
     if args.dry_run:
@@ -158,17 +156,17 @@ def main(argv=None) -> int:
 def _refresh_stale(steps: list, args) -> None:
     """Rewrite the grid figures whose references a later grid improved, until none is stale."""
     grids = [s for s in steps if s[4]]
-    for attempt in range(args.passes):
+    for attempt in range(args.passes + 1):
         stale = [(s, bad) for s in grids if (bad := stale_references(s))]
         if not stale:
             return
+        if attempt == args.passes:
+            sys.exit(f"reproduce/all.py: grid references still changing after {args.passes} "
+                     "passes; run again with --only and the grid steps")
         for j, (step, bad) in enumerate(stale, 1):
             print(f"{step[0]}: {len(bad)} reference(s) improved since it was written "
                   f"({bad[0]}); writing it again", flush=True)
             _run(step, args, j, len(stale))
-    if any(stale_references(s) for s in grids):
-        sys.exit(f"reproduce/all.py: grid references still changing after {args.passes} "
-                 "passes; run again with --only and the grid steps")
 
 
 if __name__ == "__main__":

@@ -315,13 +315,16 @@ def summary_rows(text: str) -> dict[str, tuple[str, str]]:
 def changes(before: str, after: str) -> list[str]:
     """Markdown rows of every claim whose verdict changed between two rendered CLAIMS.md texts
     (added and removed claims included): the before/after table of a regeneration."""
+    def cell(row):
+        if row is None:
+            return "(not in the ledger)"
+        return f"**{row[1]}**" + (f": {row[0]}" if row[0] else "")
+
     old, new = summary_rows(before), summary_rows(after)
     rows = ["| claim | before | after |", "|---|---|---|"]
     for cid in [*new, *(c for c in old if c not in new)]:
         o, n = old.get(cid), new.get(cid)
         if o is None or n is None or o[1] != n[1]:
-            cell = (lambda x: "(not in the ledger)" if x is None
-                    else f"**{x[1]}**" + (f": {x[0]}" if x[0] else ""))
             rows.append(f"| {cid} | {cell(o)} | {cell(n)} |")
     return rows
 

@@ -130,20 +130,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.scheduler is not None and not args.list:
         probe_scheduler(args.scheduler)
+    every = targets()
     if args.models is not None:
-        names = [t["path"].name for t in targets()]
-        unknown = [m for m in args.models if not any(m in name for name in names)]
+        unknown = [m for m in args.models if not any(m in t["path"].name for t in every)]
         if unknown:
-            build_parser().error(f"argument --models: no target's checkpoint name contains "
-                                 f"{unknown[0][:40]!r}")
-    todo = [t for t in targets() if not t["done"]
+            parser.error(f"argument --models: no target's checkpoint name contains "
+                         f"{unknown[0][:40]!r}")
+    todo = [t for t in every if not t["done"]
             and (args.only is None or t["encoder"] in args.only)
             and (args.models is None or any(m in t["path"].name for m in args.models))]
     if args.list:
-        for t in targets():
+        for t in every:
             print(f"{'done' if t['done'] else 'todo'}  {t['path'].name}  "
                   f"(seed 0 took {t['minutes']:.0f} min)")
         return 0

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from reproduce.harness.contract import reference_beaten
 
-__all__ = ["drift"]
+__all__ = ["drift", "reference_mismatches"]
 
 TOL = 1e-9
 _SEED = re.compile(r"^(?P<prefix>.+)_s(?P<seed>\d+)$")
@@ -71,21 +71,41 @@ def _groups(payload: dict):
     return []
 
 
-def _check_rows(problem: str, rows: list, out: list) -> None:
-    from g2s.problems import approximation_ratio
+def _where(row: dict) -> str:
+    return f"instances {row.get('family')}/{row.get('n')}/{row.get('index')}"
+
+
+def _check_references(problem: str, rows: list, out: list) -> None:
+    """Step 1: each row's reference against its stored certificate, when one is stored."""
     from g2s.reference.certificates import reference
     for row in rows:
-        where = f"instances {row.get('family')}/{row.get('n')}/{row.get('index')}"
         ref = row["reference"]
         try:
             cert = reference(problem, row["family"], row["n"], row["index"], solve_missing=False)
         except KeyError:
-            cert = None
-        if cert is not None:
-            for k in ("objective", "bound", "status"):
-                if not _close(ref.get(k), getattr(cert, k)):
-                    out.append(f"{where}: reference {k} {ref.get(k)!r} != certificate "
-                               f"{getattr(cert, k)!r}")
+            continue
+        for k in ("objective", "bound", "status"):
+            if not _close(ref.get(k), getattr(cert, k)):
+                out.append(f"{_where(row)}: reference {k} {ref.get(k)!r} != certificate "
+                           f"{getattr(cert, k)!r}")
+
+
+def reference_mismatches(payload: dict) -> list[str]:
+    """Step 1 alone: the rows of an evaluation-grid JSON whose reference no longer matches
+    the stored certificate (a later run improved it)."""
+    out: list[str] = []
+    for problem, rows, _ in _groups(payload):
+        if problem is not None and all(isinstance(r, dict) and "results" in r for r in rows):
+            _check_references(problem, rows, out)
+    return out
+
+
+def _check_rows(problem: str, rows: list, out: list) -> None:
+    """Step 2: each result's ratios from its objective and the row's reference."""
+    from g2s.problems import approximation_ratio
+    for row in rows:
+        where = _where(row)
+        ref = row["reference"]
         res = row["results"]
         for m, r in res.items():
             if "objective" in r:
@@ -278,6 +298,7 @@ def drift(payload: dict, cache_dir: Path | None = None, summarise=None,
     for problem, rows, points in _groups(payload):
         if problem is None or not all(isinstance(r, dict) and "results" in r for r in rows):
             continue
+        _check_references(problem, rows, out)
         _check_rows(problem, rows, out)
         _check_points(rows, points, out)
         _check_cache(problem, rows, payload, cache_dir, out)
