@@ -11,8 +11,10 @@ seeded sample of them as a check (:mod:`reproduce.harness.rebuild`); ``--full`` 
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
+import re
 import shutil
 import sys
 import time
@@ -21,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from g2s.argtypes import positive_int
+from g2s.graphs import FAMILIES as GRAPH_FAMILIES
 from reproduce.harness import rebuild
 from reproduce.harness.contract import DEFAULT_OUT, Run, script_main
 from reproduce.harness.engine import Job, run_jobs
@@ -33,6 +36,8 @@ __all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluat
            "point_intervals"]
 
 CODE_TAG = "grid-v1"
+
+_MODEL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def add_model_options(parser) -> None:
@@ -58,6 +63,32 @@ def add_model_options(parser) -> None:
                         help="compute model units only up to N vertices; larger ones come from "
                              "the cache or --import-units, else their points are left out "
                              "(default: compute every unit)")
+    parser.add_argument("--families", nargs="+", default=None, metavar="FAMILY",
+                        choices=sorted(GRAPH_FAMILIES),
+                        help="compute model units only on these graph families; the others' "
+                             "come from the committed JSON, the cache or --import-units, else "
+                             "their points are left out (default: every family)")
+    parser.add_argument("--models", nargs="+", type=_model_name, default=None, metavar="NAME",
+                        help="compute only these models' units: a seed (g2s_rnn_s3) or every "
+                             "seed of a model (g2s_rnn); the others' come from the committed "
+                             "JSON, the cache or --import-units, else their points are left out "
+                             "(default: every model; heuristics always run)")
+
+
+def _model_name(text: str) -> str:
+    if not _MODEL_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: not a model name (letters, digits and _, e.g. g2s_rnn or g2s_rnn_s3)")
+    return text
+
+
+def _names_model(name: str, method: str) -> bool:
+    """Whether ``--models`` entry ``name`` selects grid method ``method``: the method itself
+    (``g2s_rnn_s3``) or, for a model, every seed of it (``g2s_rnn`` selects ``g2s_rnn_sK``)."""
+    if method == name:
+        return True
+    head, _, seed = method.rpartition("_s")
+    return head == name and seed.isdigit()
 
 
 def _readable_file(text: str) -> Path:
@@ -316,9 +347,9 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
     computed = [u for u in units if u not in reused]
     if getattr(run.args, "import_units", None) is not None:
         import_units(run, run.args.import_units, problem, computed, key, hashes, t_max)
-    cap = getattr(run.args, "max_n", None)
-    if cap is not None:      # --max-n: larger model units only from the cache (or the import)
-        computed = [u for u in computed if u[1] <= cap or methods[u[3]] is None
+    allowed = _computable(run, families, methods)
+    if allowed is not None:  # the others' model units only from the cache (or the import)
+        computed = [u for u in computed if methods[u[3]] is None or allowed(u)
                     or run.cache.contains(key(u), validate_unit)]
         kept = set(computed)
         for u in set(check) - kept:          # a check left out is a committed unit again
@@ -361,6 +392,31 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
             "units": {"tag": CODE_TAG, "total": len(units), "from_committed": len(reused),
                       "recomputed_check": len(check), "computed_new": len(new),
                       "full": bool(full)}}
+
+
+def _computable(run: Run, families, methods: dict):
+    """The model units this run may compute, by ``--max-n``, ``--families`` and ``--models``
+    (``unit -> bool``), or None when every one may be.  An entry that selects nothing in this
+    grid is said on stderr (a figure may evaluate several grids, so it is not an error)."""
+    cap = getattr(run.args, "max_n", None)
+    fams = getattr(run.args, "families", None)
+    models = getattr(run.args, "models", None)
+    if cap is None and fams is None and models is None:
+        return None
+    for name in fams or ():
+        if name not in families:
+            print(f"{run.name}: --families {name}: not a family of this grid "
+                  f"({', '.join(families)})", file=sys.stderr)
+    for name in models or ():
+        if not any(_names_model(name, m) for m in methods if methods[m] is not None):
+            print(f"{run.name}: --models {name}: no model of this grid has that name",
+                  file=sys.stderr)
+
+    def allowed(u) -> bool:
+        f, n, _, m = u
+        return ((cap is None or n <= cap) and (fams is None or f in fams)
+                and (models is None or any(_names_model(x, m) for x in models)))
+    return allowed
 
 
 def _never_beaten_silently(problem, family, n, index, ref, found: dict):

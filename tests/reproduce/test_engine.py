@@ -161,3 +161,43 @@ def test_max_n_leaves_larger_model_units_to_the_cache(tmp_path):
     raw = grid.evaluate_grid(make_run(tmp_path, max_n=25), "mvc", ["er"], [25, 50], 1, methods)
     assert {(r["n"], m) for r in raw["instances"] for m in r["results"]} == \
         have | {(50, "g2s_rnn_s0")}
+
+
+def test_families_and_models_choose_the_model_units_computed(tmp_path, capsys):
+    """``--families`` and ``--models``: only the chosen model units are computed (a model name
+    selects every seed of it, a seed name only that seed); the other model units' points are
+    left out, heuristics run everywhere, and a name that selects nothing is said on stderr."""
+    from g2s.nn.checkpoints import checkpoint_path
+    methods = {"g2s_rnn_s0": shipped_model(), "g2s_rnn_s1": checkpoint_path("g2s_rnn", "mvc",
+                                                                             "er15", 1),
+               "greedy": None}
+
+    def have(**chosen):
+        raw = grid.evaluate_grid(make_run(tmp_path / str(len(chosen)) / "_".join(
+            "".join(v) for v in chosen.values()), **chosen), "mvc", ["er", "regular"], [25], 1,
+            methods)
+        return {(r["family"], m) for r in raw["instances"] for m in r["results"]}
+    heuristics = {("er", "greedy"), ("regular", "greedy")}
+    assert have(families=["regular"]) == heuristics | {("regular", "g2s_rnn_s0"),
+                                                       ("regular", "g2s_rnn_s1")}
+    assert have(models=["g2s_rnn_s1"]) == heuristics | {("er", "g2s_rnn_s1"),
+                                                        ("regular", "g2s_rnn_s1")}
+    assert have(models=["g2s_rnn"], families=["er"]) == heuristics | {("er", "g2s_rnn_s0"),
+                                                                      ("er", "g2s_rnn_s1")}
+    capsys.readouterr()
+    assert have(models=["s2v"], families=["bipartite"]) == heuristics
+    err = capsys.readouterr().err
+    assert "--models s2v: no model of this grid" in err
+    assert "--families bipartite: not a family of this grid" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--families", "nosuch"], "invalid choice: 'nosuch'"),
+    (["--models", "g2s-rnn"], "not a model name"),
+])
+def test_families_and_models_refuse_bad_values(argv, message, capsys):
+    parser = argparse.ArgumentParser()
+    grid.add_model_options(parser)
+    with pytest.raises(SystemExit) as exc:
+        parser.parse_args(argv)
+    assert exc.value.code == 2 and message in capsys.readouterr().err
