@@ -306,10 +306,20 @@ _SUMMARY_ROW = re.compile(r"^\| \[(?P<id>[^\]]+)\]\(#claim-[^)]*\): " + _CELL + 
                           + _CELL + r" \| " + _CELL + r" \| \*\*(?P<verdict>[a-z-]+)\*\* \|$")
 
 
+#: a row of the earlier ledger, one table with every field (``| id | where | claim | paper |
+#: **verdict** | evidence | check |``): read so that a regeneration can be compared with it
+_FULL_ROW = re.compile(r"^\| (?P<id>[A-Za-z0-9][A-Za-z0-9.-]*) \| " + _CELL + r"\| " + _CELL
+                       + r"\| " + _CELL + r"\| \*\*(?P<verdict>[a-z-]+)\*\* \| " + _CELL
+                       + r"\| " + _CELL + r"\|$")
+
+
 def summary_rows(text: str) -> dict[str, tuple[str, str]]:
-    """``id -> (ours, verdict)`` from the summary tables of a rendered CLAIMS.md."""
-    return {m["id"]: (m[4].strip(), m["verdict"])
+    """``id -> (ours, verdict)`` from the summary tables of a rendered CLAIMS.md, or, for a
+    ledger rendered before it had them, from its one full table (no "ours" column there)."""
+    rows = {m["id"]: (m[4].strip(), m["verdict"])
             for line in text.splitlines() if (m := _SUMMARY_ROW.match(line))}
+    return rows or {m["id"]: ("", m["verdict"])
+                    for line in text.splitlines() if (m := _FULL_ROW.match(line))}
 
 
 def changes(before: str, after: str) -> list[str]:
@@ -337,8 +347,8 @@ def _changes_since(rev: str) -> int:
               file=sys.stderr)
         return 1
     if not summary_rows(proc.stdout):
-        print(f"claims: error: the CLAIMS.md at {rev[:40]!r} has no summary table to compare "
-              "(it predates the one-line-per-claim summary)", file=sys.stderr)
+        print(f"claims: error: the CLAIMS.md at {rev[:40]!r} has no table of verdicts to "
+              "compare", file=sys.stderr)
         return 1
     rows = changes(proc.stdout, CLAIMS_MD.read_text())
     print("\n".join(rows) if len(rows) > 2 else f"claims: no verdict changed since {rev}")

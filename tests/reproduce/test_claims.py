@@ -311,3 +311,27 @@ def test_changes_since_lists_every_changed_verdict_from_the_rendered_summaries()
     got = C.changes(text, edited)
     assert len(got) == 3 and got[2].startswith(f"| {first} | **{word}**")
     assert f"| **{other}**" in got[2]
+
+
+def test_changes_read_a_ledger_rendered_before_the_summary_tables():
+    """A ledger of the earlier form (one full table, the verdict in its fifth column) is read,
+    so a regeneration can be compared with a ledger from before the summaries existed."""
+    import reproduce.claims as C
+    old = "\n".join([
+        "| id | where | claim | paper | verdict | evidence | check |",
+        "|---|---|---|---|---|---|---|",
+        "| fig4-maxcut | Section 5.2 | below 1.04 \\| of the program | 1.04 | **inconclusive** "
+        "| worst 1.062 | `json:figure4#fig4-maxcut` |",
+        "| hardness-mvc-1.3606 | Section 5 | 1.3606 | 1.3606 | **refuted** | typed | |",
+    ])
+    assert C.summary_rows(old) == {"fig4-maxcut": ("", "inconclusive"),
+                                   "hardness-mvc-1.3606": ("", "refuted")}
+    new = "\n".join([
+        "| claim | paper | ours | verdict |", "|---|---|---|---|",
+        "| [fig4-maxcut](#claim-fig4-maxcut): below 1.04 | 1.04 | seeds holding: 6 of 10 "
+        "| **seed-dependent** |",
+        "| [hardness-mvc-1.3606](#claim-hardness-mvc-1.3606): x | 1.3606 | y | **refuted** |",
+    ])
+    got = C.changes(old, new)
+    assert got[2:] == ["| fig4-maxcut | **inconclusive** | **seed-dependent**: seeds holding: "
+                       "6 of 10 |"]
