@@ -56,11 +56,11 @@ def test_bipartite_sizes_differ_from_the_paper_only_at_the_smallest():
 def test_appendix_d3_uses_every_planted_seed():
     """d3-latching and d3-q-semantics rest on every shipped seed of the planted-cover models
     (the committed run once used seed 0 only, while seeds 1-2 were shipped)."""
-    from g2s.nn.checkpoints import checkpoint_path
     from reproduce.harness import settings as S
+    from reproduce.harness.grid import seeds_by_model, shipped_seeds
     d3 = _json("appendix_d3")
-    shipped = {kind: [s for s in S.TRAIN_TARGETS[(enc, "mvc", on)]
-                      if checkpoint_path(enc, "mvc", on, s).exists()]
+    shipped = {kind: seeds_by_model(shipped_seeds(enc, "mvc", on,
+                                                  S.TRAIN_TARGETS[(enc, "mvc", on)]))[enc]
                for kind, (enc, on) in S.D3_PLANTED.items()}
     assert len(shipped["planted_g2s"]) == len(S.D3_SEEDS)      # ten seeds of each G2S-RNN
     want = sorted(f"{kind}_s{seed}" for kind, seeds in shipped.items() for seed in seeds)
