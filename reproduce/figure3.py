@@ -48,8 +48,6 @@ FAMILIES = ("greedy_worst", "regular", "bipartite")
 TITLES = {"greedy_worst": "worst case for greedy", "regular": "random 4-regular",
           "bipartite": "random bipartite (p = 0.75)"}
 HEURISTICS = S.HEURISTICS[PROBLEM]
-#: the G2S-RNN MVC seeds trained on ER-15
-MVC_SEEDS = S.G2S_SEEDS[(PROBLEM, S.ER15)]
 CLAIM_WITHIN = "fig3-g2s-within-10pct"
 CLAIM_HEUR = "fig3-g2s-beats-heuristics"
 CLAIM_BASE = "figure3-baselines-inconsistent"
@@ -61,9 +59,11 @@ DEPTH_TREND_MIN = 0.1
 
 
 def checkpoint_paths(directory=None) -> dict:
-    """The G2S-RNN MVC seeds: shipped ones, or those in ``directory`` (``--checkpoint-dir``)."""
-    from g2s.nn.checkpoints import checkpoint_path
-    return {s: checkpoint_path("g2s_rnn", PROBLEM, S.ER15, s, directory) for s in MVC_SEEDS}
+    """The G2S-RNN MVC seeds trained on ER-15 that exist: shipped ones, or those in
+    ``directory`` (``--checkpoint-dir``, which may hold fewer seeds): ``{seed: path}``."""
+    found = shipped_seeds("g2s_rnn", PROBLEM, S.ER15,
+                          S.TRAIN_TARGETS[("g2s_rnn", PROBLEM, S.ER15)], directory)
+    return {int(k.rsplit("_s", 1)[1]): p for k, p in found.items()}
 
 
 def baseline_paths() -> dict:
@@ -87,7 +87,11 @@ def checkpoint_summary(directory=None) -> dict:
 
 def compute(run: Run, device: str, directory=None) -> dict:
     sizes, count = S.GRID_PROFILES[run.args.profile]
-    methods = {f"g2s_rnn_s{s}": p for s, p in checkpoint_paths(directory).items()}
+    g2s = checkpoint_paths(directory)
+    if not g2s:
+        raise SystemExit(f"figure3: no G2S-RNN MVC checkpoint trained on ER-15 in "
+                         f"{directory or 'the shipped checkpoints'}")
+    methods = {f"g2s_rnn_s{s}": p for s, p in g2s.items()}
     base = baseline_paths()
     methods.update(base)
     methods.update({h: None for h in (*HEURISTICS, S.NULL_BASELINE)})
@@ -95,10 +99,10 @@ def compute(run: Run, device: str, directory=None) -> dict:
     raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, methods, device=device,
                         t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
                         max_size={k: cap for k in methods if k.startswith("wl_embed_")})
-    add_seed_mean(raw["instances"], MVC_SEEDS)
+    add_seed_mean(raw["instances"], sorted(g2s))
     shipped = seeds_by_model(base)
     raw["baselines"] = [b for b in S.BASELINES if b in shipped]
-    raw["seeds"] = {"g2s_rnn": list(MVC_SEEDS)}
+    raw["seeds"] = {"g2s_rnn": sorted(g2s)}
     for b in raw["baselines"]:
         raw["seeds"][b] = shipped[b]
         add_seed_mean(raw["instances"], shipped[b], prefix=b)
@@ -110,7 +114,8 @@ def summarise(raw: dict) -> dict:
     plotted 95% bootstrap interval of every model's point (:func:`grid.point_intervals`)."""
     models = ["g2s_rnn", *raw["baselines"], *HEURISTICS]
     points = grid_summarise(raw, FAMILIES, list(dict.fromkeys(models + raw["methods"])))
-    spread = {f: seed_spread(points[f], raw["sizes"], MVC_SEEDS) for f in FAMILIES}
+    seeds = raw["seeds"]["g2s_rnn"]
+    spread = {f: seed_spread(points[f], raw["sizes"], seeds) for f in FAMILIES}
     return {"points": points, "seed_spread": spread,
             "intervals": point_intervals(raw["instances"], FAMILIES, models, raw["sizes"])}
 

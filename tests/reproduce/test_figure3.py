@@ -148,3 +148,17 @@ def test_g2s_vs_gcnn_on_pairs_of_seeds():
     assert split["per_comparison"].count("pairs holding 20 of 40") == 2
     assert split["pairs_holding"] == 2 * 20 and split["by_verdict"] == "2 seed-dependent"
     assert versus(g2s=TEN_GOOD)["verdict"] == "undecided"      # three baseline seeds
+
+
+def test_a_checkpoint_dir_with_fewer_seeds_evaluates_the_seeds_it_holds(tmp_path):
+    """``--checkpoint-dir`` (e.g. the early-weights folder, three seeds) may hold fewer G2S-RNN
+    seeds than are shipped: those it holds are evaluated, the others are not looked for."""
+    import shutil
+
+    from g2s.nn.checkpoints import checkpoint_path
+    from reproduce import figure3
+    from reproduce.harness import settings as S
+    src = checkpoint_path("g2s_rnn", "mvc", S.ER15, 1)
+    shutil.copy(src, tmp_path / src.name)
+    assert figure3.checkpoint_paths(tmp_path) == {1: tmp_path / src.name}
+    assert len(figure3.checkpoint_paths()) == len(S.G2S_SEEDS[("mvc", S.ER15)])
