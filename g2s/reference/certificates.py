@@ -242,6 +242,12 @@ def reference(problem: str, family: str, n: int, index: int,
     return res
 
 
+def _stored_order(v) -> tuple:
+    """Sort key for a stored solution: integer vertices in numeric order (as the solvers store
+    them), any other labels after them by ``repr``."""
+    return (0, v, "") if isinstance(v, int) else (1, 0, repr(v))
+
+
 def record_improvement(problem: str, family: str, n: int, index: int, solution, by: str,
                        directory: Path | None = None) -> ReferenceResult | None:
     """Store ``solution`` as the best known of one instance if it beats the stored one.
@@ -266,12 +272,12 @@ def record_improvement(problem: str, family: str, n: int, index: int, solution, 
     if better(problem, value, res.bound):
         raise CertificateError(f"{problem}/{family}/{key}: {by}'s objective {value} beats the "
                                f"proven bound {res.bound}")
-    updates = [(problem, sorted(solution, key=repr), value, res.bound)]
+    updates = [(problem, sorted(solution, key=_stored_order), value, res.bound)]
     if problem in _COMPLEMENT and key in load_certificates(_COMPLEMENT[problem], family,
                                                            directory):
         other = load_certificates(_COMPLEMENT[problem], family, directory)[key]
         nv = G.number_of_nodes()
-        updates.append((_COMPLEMENT[problem], sorted(set(G) - set(solution), key=repr),
+        updates.append((_COMPLEMENT[problem], sorted(set(G) - set(solution), key=_stored_order),
                         nv - value, other["bound"]))
     for prob, sol, val, bound in updates:
         stored = with_current_names(load_certificates(prob, family, directory)[key])

@@ -155,6 +155,9 @@ def test_a_beaten_certificate_is_updated_with_its_complement(tmp_path):
     assert out.objective == len(better) and out.best_known_by == "g2s_rnn_s0"
     mis = C.load_certificates("mis", family, tmp_path)[f"{n}/{index}"]
     assert mis["objective"] == n - len(better) and mis["best_known_by"] == "g2s_rnn_s0"
+    # stored in numeric vertex order, like the solvers' entries (not 0, 1, 10, 100, ...)
+    mvc = C.load_certificates("mvc", family, tmp_path)[f"{n}/{index}"]
+    assert mvc["solution"] == sorted(better) and mis["solution"] == sorted(set(G) - set(better))
     C.verify_all(tmp_path)
     # not better: nothing changes
     before = json.loads(C.certificate_path("mvc", family, tmp_path).read_text())
