@@ -32,7 +32,8 @@ def test_rules_on_hand_made_inputs():
 
 
 def test_intro_three_problems_on_the_committed_json():
-    assert headline_verdicts()["intro-three-problems"] == "seed-dependent"
+    # independent set on ER fails for every one of the ten seeds against the upgraded reference
+    assert headline_verdicts()["intro-three-problems"] == "refuted"
 
 
 def test_abs_sota_on_the_committed_json():
@@ -44,7 +45,7 @@ def test_abs_sota_on_the_committed_json():
     results = {n: json.loads((DEFAULT_OUT / f"{n}.json").read_text())
                for n in ("figure3", "figure4")}
     assert point_outcomes(results) == {
-        "mvc": {"points": 15, "beaten": 0, "not_worse": 6, "undecided": 9},
-        "maxcut": {"points": 10, "beaten": 0, "not_worse": 6, "undecided": 4},
+        "mvc": {"points": 15, "beaten": 3, "not_worse": 6, "undecided": 6},
+        "maxcut": {"points": 10, "beaten": 1, "not_worse": 6, "undecided": 3},
         "mis": {"points": 10, "beaten": 2, "not_worse": 6, "undecided": 2}}
     assert headline_verdicts()["abs-sota"] == "undecided"
