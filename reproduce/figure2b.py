@@ -1,20 +1,20 @@
 """Figure 2(b) of arXiv:1802.04948: minimum vertex cover on sparse graphs of 10,000 and 25,000
 vertices (average degree 7.5), the paper's stress test.
 
-Per cell (family, size, graph): G2S-RNN (Algorithm 2, ``T_max = 15``; the ER-15 model on sparse
-ER graphs and the bipartite-20 model on sparse bipartite graphs, as the paper pairs them),
-Structure2Vec (likewise paired), the greedy, list and matching heuristics, the reference
-(exact by König's theorem on bipartite graphs; on ER graphs the best cover known -- the
-state-of-the-art solver's in 60 s, CP-SAT's, or a method's that beats both, counted -- beside
-CP-SAT's proven bound: :mod:`reproduce.figure2b_parts.units`) and, on bipartite graphs, the trivial cover (the
-smaller side).  Every unit is cached; G2S-RNN keeps its rollout state in the cache while it runs
-(:mod:`g2s.algorithm2.fast`), so a killed run continues within the graph.  A G2S-RNN cover at 25,000
-vertices is hours on a CPU: ``--methods`` chooses what to compute now, and ``--import-units``
-takes units computed elsewhere (``benchmarks/device_check.py`` on a GPU), each re-checked here
-(graph fingerprint, feasibility, objective).  Cells not computed are reported as pending.
-Every shipped training seed of each model runs (``--seeds``; seed 0 is the table's own
-pairing, seed ``k`` is reported as ``g2s_rnn_sk`` / ``s2v_sk``): with one graph per cell the
-seeds are the only replication, and every computed seed enters the rules.
+Per cell (family, size, graph): G2S-RNN (Algorithm 2, ``T_max = 15``; the ER-15 model on sparse ER
+graphs and the bipartite-20 model on sparse bipartite graphs, as the paper pairs them),
+Structure2Vec (likewise paired), the greedy, list and matching heuristics, the reference (exact by
+König's theorem on bipartite graphs; on ER graphs the best cover known -- the state-of-the-art
+solver's in 60 s, CP-SAT's, or a method's that beats both, counted -- beside CP-SAT's proven bound:
+:mod:`reproduce.figure2b_parts.units`) and, on bipartite graphs, the trivial cover (the smaller
+side). Every unit is cached; G2S-RNN keeps its rollout state in the cache while it runs
+(:mod:`g2s.algorithm2.fast`), so a killed run continues within the graph. A G2S-RNN cover at 25,000
+vertices is hours on a CPU: ``--methods`` chooses what to compute now, and ``--import-units`` takes
+units computed elsewhere (``benchmarks/device_check.py`` on a GPU), each re-checked here (graph
+fingerprint, feasibility, objective). Cells not computed are reported as pending. Every shipped
+training seed of each model runs (``--seeds``; seed 0 is the table's own pairing, seed ``k`` is
+reported as ``g2s_rnn_sk`` / ``s2v_sk``): with one graph per cell the seeds are the only
+replication, and every computed seed enters the rules.
 
 Usage: ``python reproduce/figure2b.py [--profile smoke|ci|paper] [--methods ...]
 [--import-units FILE] [--reference-time-limit S]``.

@@ -60,10 +60,10 @@ DEPTH_TREND_MIN = 0.1
 
 def checkpoint_paths(directory=None) -> dict:
     """The G2S-RNN MVC seeds trained on ER-15 that exist: shipped ones, or those in
-    ``directory`` (``--checkpoint-dir``, which may hold fewer seeds): ``{seed: path}``."""
-    found = shipped_seeds("g2s_rnn", PROBLEM, S.ER15,
-                          S.TRAIN_TARGETS[("g2s_rnn", PROBLEM, S.ER15)], directory)
-    return {int(k.rsplit("_s", 1)[1]): p for k, p in found.items()}
+    ``directory`` (``--checkpoint-dir``, which may hold fewer seeds):
+    ``{f"g2s_rnn_s{seed}": path}``, as :func:`baseline_paths` names the baselines'."""
+    return shipped_seeds("g2s_rnn", PROBLEM, S.ER15,
+                         S.TRAIN_TARGETS[("g2s_rnn", PROBLEM, S.ER15)], directory)
 
 
 def baseline_paths() -> dict:
@@ -91,7 +91,8 @@ def compute(run: Run, device: str, directory=None) -> dict:
     if not g2s:
         raise SystemExit(f"figure3: no G2S-RNN MVC checkpoint trained on ER-15 in "
                          f"{directory or 'the shipped checkpoints'}")
-    methods = {f"g2s_rnn_s{s}": p for s, p in g2s.items()}
+    seeds = seeds_by_model(g2s)["g2s_rnn"]
+    methods = dict(g2s)
     base = baseline_paths()
     methods.update(base)
     methods.update({h: None for h in (*HEURISTICS, S.NULL_BASELINE)})
@@ -99,10 +100,10 @@ def compute(run: Run, device: str, directory=None) -> dict:
     raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, methods, device=device,
                         t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
                         max_size={k: cap for k in methods if k.startswith("wl_embed_")})
-    add_seed_mean(raw["instances"], sorted(g2s))
+    add_seed_mean(raw["instances"], seeds)
     shipped = seeds_by_model(base)
     raw["baselines"] = [b for b in S.BASELINES if b in shipped]
-    raw["seeds"] = {"g2s_rnn": sorted(g2s)}
+    raw["seeds"] = {"g2s_rnn": seeds}
     for b in raw["baselines"]:
         raw["seeds"][b] = shipped[b]
         add_seed_mean(raw["instances"], shipped[b], prefix=b)

@@ -19,12 +19,12 @@ import networkx as nx
 
 from reproduce.common import Run
 from reproduce.figure2b_parts.config import (
+    BEST_KNOWN_BUDGET,
     FAMILIES,
     HEURISTICS,
     METHODS,
     MODELS,
     PAPER,
-    BEST_KNOWN_BUDGET,
     PROFILES,
     REFERENCE_LIMIT,
     SEEDS,

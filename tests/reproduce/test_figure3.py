@@ -160,5 +160,5 @@ def test_a_checkpoint_dir_with_fewer_seeds_evaluates_the_seeds_it_holds(tmp_path
     from reproduce.harness import settings as S
     src = checkpoint_path("g2s_rnn", "mvc", S.ER15, 1)
     shutil.copy(src, tmp_path / src.name)
-    assert figure3.checkpoint_paths(tmp_path) == {1: tmp_path / src.name}
+    assert figure3.checkpoint_paths(tmp_path) == {"g2s_rnn_s1": tmp_path / src.name}
     assert len(figure3.checkpoint_paths()) == len(S.G2S_SEEDS[("mvc", S.ER15)])
