@@ -6,8 +6,9 @@ graphs and the bipartite-20 model on sparse bipartite graphs, as the paper pairs
 Structure2Vec (likewise paired), the greedy, list and matching heuristics, the reference (exact by
 König's theorem on bipartite graphs; on ER graphs the best cover known -- the state-of-the-art
 solver's in 60 s, CP-SAT's, or a method's that beats both, counted -- beside CP-SAT's proven bound:
-:mod:`reproduce.figure2b_parts.units`) and, on bipartite graphs, the trivial cover (the smaller
-side). Every unit is cached; G2S-RNN keeps its rollout state in the cache while it runs
+:mod:`reproduce.figure2b_parts.units`) and the trivial cover, the null baseline (the smaller
+side of a bipartite graph; elsewhere the complement of a random maximal independent set, as on
+every grid). Every unit is cached; G2S-RNN keeps its rollout state in the cache while it runs
 (:mod:`g2s.algorithm2.fast`), so a killed run continues within the graph. A G2S-RNN cover at 25,000
 vertices is hours on a CPU: ``--methods`` chooses what to compute now, and ``--import-units`` takes
 units computed elsewhere (``benchmarks/device_check.py`` on a GPU), each re-checked here (graph
@@ -84,9 +85,9 @@ def options(p) -> None:
                         "state-of-the-art solver (smoke: 1)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
     p.add_argument("--seeds", type=_trained_seed, nargs="+", default=None,
-                   help="training seeds of each model to run (default: 0 at smoke, the shipped "
-                        "seeds 0 1 2 at ci and paper); seed 0 is the table's pairing, seed k "
-                        "is reported as g2s_rnn_sK / s2v_sK")
+                   help="training seeds of each model to run (default: 0 at smoke, every "
+                        "shipped seed at ci and paper: G2S-RNN 0-9, Structure2Vec 0-2); seed 0 "
+                        "is the table's pairing, seed k is reported as g2s_rnn_sK / s2v_sK")
     p.add_argument("--families", nargs="+", choices=tuple(FAMILIES), default=None,
                    help="compute model units only on these families (default: both; the "
                         "other's come from the cache or --import-units, else stay pending)")

@@ -20,10 +20,12 @@ CELLS = [("sparse_er", 10_000), ("sparse_er", 25_000), ("sparse_bipartite", 10_0
          ("sparse_bipartite", 25_000)]
 
 
-def _result(g2s=None, s2v=None, ref=None, graphs=1, seeds=None, trivial=None):
+def _result(g2s=None, s2v=None, ref=None, graphs=1, seeds=None, trivial=None,
+            trivial_er=None):
     """Per-graph cover sizes: ``g2s[(family, n)] = [sizes per graph]`` (None: absent);
     ``seeds[(family, n)] = {"g2s_rnn_s1": [sizes per graph], ...}``: other training seeds;
-    ``trivial``: the bipartite trivial cover (default: every vertex, far from the bar)."""
+    ``trivial``: the bipartite trivial cover, ``trivial_er`` the sparse ER one (default: every
+    vertex, far from the bar)."""
     inst, cells = [], {}
     extra = sorted({m for d in (seeds or {}).values() for m in d})
     for f, n in CELLS:
@@ -39,8 +41,8 @@ def _result(g2s=None, s2v=None, ref=None, graphs=1, seeds=None, trivial=None):
                 results["s2v"] = {"objective": ss[i]}
             row = {"family": f, "n": n, "index": i, "results": results,
                    "reference": {"objective": rs[i], "bound": rs[i]}}
-            if f == "sparse_bipartite":
-                row["trivial_cover"] = n if trivial is None else trivial
+            null = trivial if f == "sparse_bipartite" else trivial_er
+            row["trivial_cover"] = n if null is None else null
             inst.append(row)
     raw = {"families": list(F.FAMILIES), "sizes": [10_000, 25_000],
            "methods": list(F.METHODS) + extra, "instances": inst}
@@ -94,6 +96,11 @@ def test_a_cell_the_trivial_cover_meets_is_uninformative():
     far = {("sparse_bipartite", 25_000): [14_000]}
     got = F.derive_verdicts(_result(g2s=far, trivial=12_500))["intro-25k"]
     assert got["informative"] == "1 of 2 cells" and got["k_of_n"] == "1 of 1"
+    # the sparse ER cell has a null baseline too (the complement of a random maximal
+    # independent set): where it meets the bar as well, no cell is left to decide on
+    got = F.derive_verdicts(_result(g2s=far, trivial=12_500, trivial_er=16_000))["intro-25k"]
+    assert got["informative"] == "0 of 2 cells" and got["verdict"] == "uninformative"
+    assert "sparse_er/25000 0.99" in got["trivial_ratio"]
 
 
 def test_every_training_seed_enters_the_rules():
@@ -151,6 +158,10 @@ def test_imported_units_are_checked_before_use(tmp_path):
     cells = json.loads((tmp_path / "o" / "figure2b.json").read_text())["cells"]
     assert cells["sparse_er/150"]["s2v"] == 150           # the whole vertex set: feasible
     assert cells["sparse_bipartite/150"]["s2v"] is None  # refused, so still pending
+    # the null baseline is on every cell: the smaller side of the bipartite graph, and on
+    # sparse ER a random maximal independent set's complement (not the whole vertex set)
+    assert cells["sparse_bipartite/150"]["trivial_cover"] <= 75
+    assert 0 < cells["sparse_er/150"]["trivial_cover"] < 150
 
 
 def test_the_committed_sparse_bipartite_cells_split_by_seed():
