@@ -117,6 +117,14 @@ def test_intro_25k_counts_seeds():
     far = {("sparse_bipartite", 25_000): [14_000]}
     got = F.derive_verdicts(_result(g2s=far))["intro-25k"]      # one seed: cannot decide
     assert got["verdict"] == "undecided" and got["k_of_n"] == "0 of 1"
+    # a seed of the run not computed at 25,000 vertices (pending) counts, as undecided
+    pending = _result(seeds=ten)
+    pending["methods"] += ["g2s_rnn_s10", "s2v_s10"]
+    got = F.derive_verdicts(pending)
+    assert got["intro-25k"]["k_of_n"] == "10 of 11"
+    # 11 x 2 pairs: only seed 0 vs seed 0 ran in every cell; the others are undecided
+    table = got["fig2-table"]
+    assert table["k_of_n"] == "1 of 22" and table["seeds_a_side"] == "11 x 2"
 
 
 def test_a_cell_the_trivial_cover_meets_is_uninformative():
