@@ -31,6 +31,7 @@ from reproduce.harness.verdicts.seeds import (
     pair_claim,
     seed_decision,
     seeds_verdict,
+    versus_fixed_claim,
     wilson,
 )
 
@@ -284,3 +285,35 @@ def test_combined_verdict():
     assert combined_verdict(["confirmed", "uninformative"]) == "qualified"
     assert combined_verdict(["confirmed", "qualified"]) == "qualified"
     assert combined_verdict(["confirmed", "inconclusive"]) == "undecided"
+
+
+# ------------------------------------------------------------------ against fixed methods
+def _versus_fixed(a_levels, greedy, **kw):
+    """G2S-RNN seeds at ``a_levels`` against one deterministic heuristic at ``greedy`` (the
+    baseline's seed 0 of ``_pair_records`` renamed): a fixed method has no seeds."""
+    recs = _pair_records(a_levels, [greedy], **kw)
+    for r in recs:
+        if "s2v_s0" in r["results"]:
+            r["results"]["greedy"] = r["results"].pop("s2v_s0")
+    keys = [f"g2s_rnn_s{k}" for k in range(len(a_levels))]
+    return versus_fixed_claim(recs, keys, ["greedy"], n_resamples=999)
+
+
+def test_versus_fixed_counts_the_trained_models_seeds():
+    """A heuristic is deterministic, so the trials are A's seeds (not min(n_A, 1) = 1 as for
+    two training recipes): ten seeds no worse than greedy confirm, ten beaten refute."""
+    got = _versus_fixed([1.02] * 10, 1.2)
+    assert got["verdict"] == "confirmed" and got["k_of_n"] == "10 of 10"
+    got = _versus_fixed([1.2] * 10, 1.02)
+    assert got["verdict"] == "refuted" and got["beaten_by"] == "greedy 10 of 10 seeds"
+    assert "s0 fails (greedy:er@" in got["per_seed"]
+    split = _versus_fixed([1.02] * 5 + [1.3] * 5, 1.15)
+    assert split["verdict"] == "seed-dependent" and split["some_seed"].startswith("yes: s0")
+    # a seed whose per-graph differences straddle 0 is undecided, not passing
+    wob = _versus_fixed([1.02] * 9 + [1.2], 1.2, wobble=(9,))
+    assert wob["undecided"] == 1 and wob["k_of_n"] == "9 of 10"
+    # a tie on every graph is no heuristic doing better
+    assert _versus_fixed([1.1] * 10, 1.1)["k_of_n"] == "10 of 10"
+    # three seeds cannot decide
+    assert _versus_fixed([1.02] * 3, 1.2)["verdict"] == "undecided"
+

@@ -86,6 +86,17 @@ decided on seeds:
   that do not), so it cannot confirm; and fewer than ``MIN_SEEDS`` seeds on either side is
   undecided, as in step 2.
 
+A trained model against fixed methods: "no heuristic beats A" (:func:`versus_fixed_claim`)
+---------------------------------------------------------------------------------------------
+Written after the ten-seed data had been seen (the claim was decided on the seed mean by the
+two-level bootstrap until then).  A heuristic is deterministic: it has no training seeds, so
+the seeds of A are the only replication and each is decided on its own, as in step 1, on its
+paired per-graph differences A - H at every (heuristic, family, size) point, all points one
+family: the seed **holds** when every point's ``1 - alpha`` interval has its upper end at or
+below 0 (no heuristic can be better there; the intersection-union test needs no correction),
+**fails** when at some point the Bonferroni interval lies wholly above 0 (a heuristic better
+beyond the noise), and is **undecided** otherwise.  Then step 2 over A's seeds.
+
 Several comparisons read as one claim ("A is better than every B"; also several types of one
 threshold claim) by :func:`combined_verdict`: refuted when one is refuted, confirmed when all
 are confirmed, uninformative when all are uninformative, else seed-dependent when one is, else
@@ -104,7 +115,8 @@ from reproduce.harness.verdicts.records import seed_label
 from reproduce.harness.verdicts.rule import N_RESAMPLES, SEED, interval_over_graphs
 
 __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decision",
-           "seeds_verdict", "seed_claim", "pair_claim", "pair_claims", "combined_verdict",
+           "seeds_verdict", "seed_claim", "pair_claim", "pair_claims", "versus_fixed_claim",
+           "combined_verdict",
            "informative_points", "wilson", "fraction_text", "some_seed_text"]
 
 #: per-seed test level over graphs (step 1)
@@ -396,6 +408,53 @@ def pair_claim(instances: Sequence[Mapping], a_keys: Sequence[str], b_keys: Sequ
     out.update(fraction_interval=fraction_text(out), seeds=f"{sides[0]} x {sides[1]}",
                informative=f"{n_informative} of {len(decisions)} pairs",
                per_pair="; ".join(notes), worst_pair=worst[1] if worst else "none")
+    return out
+
+
+def versus_fixed_claim(instances: Sequence[Mapping], a_keys: Sequence[str],
+                       fixed: Sequence[str], *, families=None, min_seeds: int = MIN_SEEDS,
+                       n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+    """"No method of ``fixed`` (deterministic: heuristics) is better than A" from a figure
+    JSON's per-instance records, each seed key of ``a_keys`` decided on its own (module
+    docstring) on the paired differences A - H at every (H, family, size) point, then
+    :func:`seeds_verdict` over A's seeds.
+
+    Returns the verdict object with ``k_of_n``, ``fraction_interval``, ``some_seed``,
+    ``per_seed`` (each seed's decision and deciding point ``H:family@n`` with A - H there) and
+    ``beaten_by`` (per fixed method, how many seeds it beats beyond the noise somewhere).
+    """
+    decisions, notes, beaten = {}, [], {h: 0 for h in fixed}
+    for a in a_keys:
+        values = {}
+        for h in fixed:
+            diffs, _ = _pair_differences(instances, a, h, families)
+            values.update({f"{h}:{p}": v for p, v in diffs.items()})
+        if not values:
+            continue
+        d = seed_decision(values, 0.0, n_resamples=n_resamples, seed=seed)
+        label = seed_label(a)
+        decisions[label] = d["decision"]
+        p = d["deciding_point"]
+        if d["decision"] == "fails":
+            for h in fixed:
+                beaten[h] += any(q.startswith(f"{h}:") and d["points"][q]["fail"]["low"] > 0
+                                 for q in d["points"])
+        if p is None:
+            notes.append(f"{label} {d['decision']}")
+            continue
+        iv = d["points"][p]["hold" if d["decision"] != "fails" else "fail"]
+        notes.append(f"{label} {d['decision']} ({p}: {iv['estimate']:+.3f} "
+                     f"[{iv['low']:+.3f}, {iv['high']:+.3f}])")
+    if not decisions:
+        return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no shared records",
+                "per_seed": "none", "fraction_interval": "none", "some_seed": "none",
+                "beaten_by": "none"}
+    out = seeds_verdict(decisions, min_seeds=min_seeds)
+    del out["seeds"]
+    out.update(fraction_interval=fraction_text(out), some_seed=some_seed_text(decisions),
+               per_seed="; ".join(notes),
+               beaten_by=", ".join(f"{h} {n} of {len(decisions)} seeds"
+                                   for h, n in beaten.items()))
     return out
 
 
