@@ -339,6 +339,16 @@ def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
     return out
 
 
+def _difference_note(label: str, d: dict) -> tuple[float, str]:
+    """``(estimate, "label decision (point: +0.012 [low, high])")`` of a decision on
+    differences (:func:`seed_decision` with bar 0) at its deciding point: the interval that
+    decided it (the Bonferroni one for a failure)."""
+    p = d["deciding_point"]
+    iv = d["points"][p]["hold" if d["decision"] != "fails" else "fail"]
+    return iv["estimate"], (f"{label} {d['decision']} ({p}: {iv['estimate']:+.3f} "
+                            f"[{iv['low']:+.3f}, {iv['high']:+.3f}])")
+
+
 def _pair_differences(instances: Sequence[Mapping], a: str, b: str, families=None,
                       field: str = "ratio", best: float = 1.0) -> tuple[dict, list[str]]:
     """``({"family@n": [A - B per graph both ran]}, informative points)`` for one pair of seed
@@ -389,15 +399,13 @@ def pair_claim(instances: Sequence[Mapping], a_keys: Sequence[str], b_keys: Sequ
             ran[0].add(a)
             ran[1].add(b)
             n_informative += bool(informative)
-            p = d["deciding_point"]
-            if p is None:
+            if d["deciding_point"] is None:
                 notes.append(f"{label} undecided (no informative point)")
                 continue
-            iv = d["points"][p]["hold" if d["decision"] != "fails" else "fail"]
-            notes.append(f"{label} {d['decision']} ({p}: {iv['estimate']:+.3f} "
-                         f"[{iv['low']:+.3f}, {iv['high']:+.3f}])")
-            if worst is None or iv["estimate"] > worst[0]:
-                worst = (iv["estimate"], notes[-1])
+            estimate, note = _difference_note(label, d)
+            notes.append(note)
+            if worst is None or estimate > worst[0]:
+                worst = (estimate, note)
     if not decisions:
         return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no shared records",
                 "per_pair": "none"}
@@ -434,17 +442,12 @@ def versus_fixed_claim(instances: Sequence[Mapping], a_keys: Sequence[str],
         d = seed_decision(values, 0.0, n_resamples=n_resamples, seed=seed)
         label = seed_label(a)
         decisions[label] = d["decision"]
-        p = d["deciding_point"]
         if d["decision"] == "fails":
             for h in fixed:
                 beaten[h] += any(q.startswith(f"{h}:") and d["points"][q]["fail"]["low"] > 0
                                  for q in d["points"])
-        if p is None:
-            notes.append(f"{label} {d['decision']}")
-            continue
-        iv = d["points"][p]["hold" if d["decision"] != "fails" else "fail"]
-        notes.append(f"{label} {d['decision']} ({p}: {iv['estimate']:+.3f} "
-                     f"[{iv['low']:+.3f}, {iv['high']:+.3f}])")
+        notes.append(f"{label} {d['decision']}" if d["deciding_point"] is None
+                     else _difference_note(label, d)[1])
     if not decisions:
         return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no shared records",
                 "per_seed": "none", "fraction_interval": "none", "some_seed": "none",
