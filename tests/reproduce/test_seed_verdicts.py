@@ -28,7 +28,9 @@ from reproduce.harness.verdicts.seeds import (
     SEED_VERDICTS,
     combined_verdict,
     informative_points,
+    mostly_verdict,
     pair_claim,
+    rate_claim,
     seed_decision,
     seeds_verdict,
     versus_fixed_claim,
@@ -316,4 +318,38 @@ def test_versus_fixed_counts_the_trained_models_seeds():
     assert _versus_fixed([1.1] * 10, 1.1)["k_of_n"] == "10 of 10"
     # three seeds cannot decide
     assert _versus_fixed([1.02] * 3, 1.2)["verdict"] == "undecided"
+
+
+# ------------------------------------------------------------------ a rate over graphs
+def _rates(*rates, n=30):
+    return {f"s{i}": [1] * round(r * n) + [0] * (n - round(r * n)) for i, r in enumerate(rates)}
+
+
+def test_rate_claim_decides_each_seed_on_its_graphs():
+    got = rate_claim(_rates(*[1.0] * 10), 0.8)
+    assert got["verdict"] == "confirmed" and got["k_of_n"] == "10 of 10"
+    assert got["per_seed"].startswith("s0 1.00 [0.89, 1.00] holds")
+    # 80% of 30 graphs is not beyond 80%: undecided, not holding
+    got = rate_claim(_rates(*[0.8] * 10), 0.8)
+    assert got["undecided"] == 10 and got["verdict"] == "undecided"
+    got = rate_claim(_rates(*[0.3] * 10), 0.8)
+    assert got["verdict"] == "refuted" and got["fails"] == 10
+    split = rate_claim(_rates(*[1.0] * 5, *[0.3] * 5), 0.8)
+    assert split["verdict"] == "seed-dependent" and split["some_seed"].startswith("yes: s0")
+    # the pooled rate of three seeds at 100%, 100% and 0% is 67%; by seed it depends on it
+    assert rate_claim(_rates(1.0, 1.0, 0.0), 0.8)["verdict"] == "seed-dependent"
+    # strict: "more than 0.2" fails at exactly 0 of 30 and holds well above
+    assert rate_claim(_rates(*[0.0] * 10), 0.2, strict=True)["verdict"] == "refuted"
+    assert rate_claim(_rates(*[0.5] * 10), 0.2, strict=True)["verdict"] == "confirmed"
+
+
+def test_mostly_verdict_reads_the_narrower_claim_where_mostly_fails():
+    def v(*rates):
+        out = _rates(*rates)
+        return mostly_verdict(rate_claim(out, 0.8), rate_claim(out, 0.2, strict=True))
+    assert v(*[1.0] * 10) == "confirmed"
+    assert v(*[0.5] * 10) == "qualified"           # decidedly between: holds sometimes
+    assert v(*[0.0] * 10) == "refuted"             # rarely: fails the narrower claim too
+    assert v(*[1.0] * 5, *[0.0] * 5) == "seed-dependent"
+    assert v(*[0.5] * 5, *[0.0] * 5) == "seed-dependent"   # mostly refuted, sometimes split
 

@@ -97,6 +97,18 @@ below 0 (no heuristic can be better there; the intersection-union test needs no 
 **fails** when at some point the Bonferroni interval lies wholly above 0 (a heuristic better
 beyond the noise), and is **undecided** otherwise.  Then step 2 over A's seeds.
 
+A rate over graphs: "on most graphs the property holds" (:func:`rate_claim`)
+----------------------------------------------------------------------------
+Written after the pooled rates of Appendix D.3 (5)-(6) had been seen (they were decided on
+the pooled (graph, seed) rate, its Wilson interval widened by the two-level bootstrap of the
+seed mean).  Each seed on its own: its outcomes over its graphs (1 where the property holds)
+give a Wilson interval of its rate (``1 - alpha``, one point, no correction); the seed
+**holds** when the lower end is at least the bar (``strict``: above it), **fails** when the
+upper end is below it (``strict``: at most it), else is **undecided**.  Then step 2.
+:func:`mostly_verdict` reads two such claims as D.3 (5) does: "mostly" (bar 0.8) decides,
+and where it is refuted, "at least sometimes" (above 0.2) tells a narrower claim that holds
+(``qualified``) from one that fails too (``refuted``).
+
 Several comparisons read as one claim ("A is better than every B"; also several types of one
 threshold claim) by :func:`combined_verdict`: refuted when one is refuted, confirmed when all
 are confirmed, uninformative when all are uninformative, else seed-dependent when one is, else
@@ -116,7 +128,7 @@ from reproduce.harness.verdicts.rule import N_RESAMPLES, SEED, interval_over_gra
 
 __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decision",
            "seeds_verdict", "seed_claim", "pair_claim", "pair_claims", "versus_fixed_claim",
-           "combined_verdict",
+           "rate_claim", "mostly_verdict", "combined_verdict",
            "informative_points", "wilson", "fraction_text", "some_seed_text"]
 
 #: per-seed test level over graphs (step 1)
@@ -459,6 +471,45 @@ def versus_fixed_claim(instances: Sequence[Mapping], a_keys: Sequence[str],
                beaten_by=", ".join(f"{h} {n} of {len(decisions)} seeds"
                                    for h, n in beaten.items()))
     return out
+
+
+def rate_claim(outcomes: Mapping[str, Sequence[float]], bar: float, *, strict: bool = False,
+               alpha: float = ALPHA, min_seeds: int = MIN_SEEDS) -> dict:
+    """"The property holds on at least a fraction ``bar`` of graphs" (``strict``: more than
+    ``bar``), each seed on its own (module docstring): ``outcomes[seed]`` are the seed's
+    per-graph outcomes (1 holds, 0 not).  Returns :func:`seeds_verdict`'s object with
+    ``fraction_interval``, ``some_seed`` and ``per_seed`` (each seed's rate, its interval and
+    decision)."""
+    decisions, notes = {}, []
+    for label, vals in outcomes.items():
+        n = len(vals)
+        if n == 0:
+            continue
+        k = float(sum(vals))
+        low, high = wilson(k, n, 1 - alpha)
+        holds = low > bar if strict else low >= bar
+        fails = high <= bar if strict else high < bar
+        decisions[label] = "holds" if holds else "fails" if fails else "undecided"
+        notes.append(f"{label} {k / n:.2f} [{low:.2f}, {high:.2f}] {decisions[label]}")
+    if not decisions:
+        return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no per-graph outcomes",
+                "fraction_interval": "none", "some_seed": "none", "per_seed": "none"}
+    out = seeds_verdict(decisions, min_seeds=min_seeds)
+    del out["seeds"]
+    out.update(fraction_interval=fraction_text(out), some_seed=some_seed_text(decisions),
+               per_seed="; ".join(notes), bar=bar)
+    return out
+
+
+def mostly_verdict(mostly: Mapping, sometimes: Mapping) -> str:
+    """D.3 (5)'s reading of two :func:`rate_claim` verdicts (module docstring): ``mostly``
+    decides; where it is refuted, ``sometimes`` confirmed makes the claim ``qualified`` (it
+    holds on a decided share of graphs, short of most) and ``sometimes`` refuted keeps it
+    ``refuted``; otherwise ``sometimes``' word (the seeds do not decide the narrower claim)."""
+    if mostly["verdict"] != "refuted":
+        return mostly["verdict"]
+    return {"confirmed": "qualified", "refuted": "refuted"}.get(sometimes["verdict"],
+                                                                  sometimes["verdict"])
 
 
 def pair_claims(tables: Mapping[str, tuple], *, min_seeds: int = MIN_SEEDS,
