@@ -429,7 +429,8 @@ def test_smoke_run_rederives(tmp_path):
                            "d3-q-semantics", "d3-q-integers"}
     assert json.loads(json.dumps(d3.derive_verdicts(payload))) == stored
     assert all(v["verdict"] in ("confirmed", "qualified", "refuted", "inconclusive",
-                                "not-reproduced", "pending")
+                                "not-reproduced", "pending", "seed-dependent", "undecided",
+                                "uninformative")
                for v in stored.values())
     assert (tmp_path / "appendix_d3.png").exists() and (tmp_path / "appendix_d3.pdf").exists()
     assert payload["provenance"]["profile"] == "smoke"
