@@ -353,3 +353,24 @@ def test_mostly_verdict_reads_the_narrower_claim_where_mostly_fails():
     assert v(*[1.0] * 5, *[0.0] * 5) == "seed-dependent"
     assert v(*[0.5] * 5, *[0.0] * 5) == "seed-dependent"   # mostly refuted, sometimes split
 
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.data(), st.floats(0.05, 0.95), st.booleans())
+def test_a_seeds_rate_decision_is_scipys_wilson_interval_and_monotone(n, data, bar, strict):
+    """For any graph count, bar and count of graphs where the property holds: the seed's
+    decision is what scipy's Wilson interval (binomtest, 95%) says, and one more graph where
+    the property holds never turns a holding seed into a failing or undecided one."""
+    from scipy.stats import binomtest
+    k = data.draw(st.integers(0, n))
+    got = rate_claim({"s0": [1] * k + [0] * (n - k)}, bar, strict=strict, min_seeds=1)
+    ci = binomtest(k, n).proportion_ci(0.95, method="wilson")
+    holds = ci.low > bar if strict else ci.low >= bar
+    fails = ci.high <= bar if strict else ci.high < bar
+    want = "holds" if holds else "fails" if fails else "undecided"
+    assert got["per_seed"].endswith(want)
+    if k < n:
+        more = rate_claim({"s0": [1] * (k + 1) + [0] * (n - k - 1)}, bar, strict=strict,
+                          min_seeds=1)
+        order = {"fails": 0, "undecided": 1, "holds": 2}
+        assert order[more["per_seed"].rsplit(" ", 1)[1]] >= order[want]
+
