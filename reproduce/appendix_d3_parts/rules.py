@@ -21,6 +21,13 @@ from reproduce.appendix_d3_parts.summary import best_layers
 from reproduce.common import verdict
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
+from reproduce.harness.verdicts.seeds import (
+    ALPHA,
+    fraction_text,
+    mostly_verdict,
+    seed_decision,
+    seeds_verdict,
+)
 
 __all__ = ["collapse_verdict", "alignment_verdict", "connectivity_verdict", "depth_verdict",
            "convergence_verdict", "latching_verdict", "semantics_verdict", "integers_verdict",
@@ -33,34 +40,50 @@ ALIGN_FROM = S.D3_PCA_FROM_LAYER - 1
 
 
 def collapse_verdict(result: dict) -> dict:
-    """Rule: a (family, size) cell of the shipped seeds holds when its seed-mean number of zero
-    coordinates per vertex is above 8 at every layer 5..10 ("after 4 or 5 layers", through the
-    paper's observed depth 10).  Each (cell, layer) point gets a two-level bootstrap interval
-    (seeds, then graphs; :func:`reproduce.harness.verdicts.interval_seed_mean`), Bonferroni over all
-    points: a cell *holds* when every layer's lower end is above 8, *fails* when some layer's
-    upper end is at most 8, else is undecided (also with fewer than ``S.MIN_SEEDS`` seeds).
-    Confirmed: every cell holds; refuted: every cell fails; qualified: some of each;
-    inconclusive: some cell undecided.  (Revised after the point-estimate data had been seen:
-    the same threshold and layers, decided on intervals instead of seed means.)"""
+    """Rule, each training seed on its own graphs (the seed rule of
+    :mod:`reproduce.harness.verdicts.seeds`): in a (family, size) cell a seed holds when its
+    mean number of zero coordinates per vertex ("on an average") is above 8 at every layer
+    5..10 ("after 4 or 5 layers", through the paper's observed depth 10), by
+    :func:`~reproduce.harness.verdicts.seeds.seed_decision` over its graphs at level
+    ``ALPHA / cells`` (Bonferroni over the cells, so that "some cell" and "every cell" are
+    both valid); it fails in the cell when some layer's interval is at or below 8.  Then two
+    readings, k of n seeds each: "in every cell" (a seed holds when it holds in every cell,
+    fails when it fails in one) and "in some cell" (holds when it holds in one, fails when it
+    fails in every cell), read by :func:`~reproduce.harness.verdicts.seeds.mostly_verdict`:
+    confirmed when the first is confirmed, qualified when it is refuted and the second
+    confirmed, refuted when both are refuted, else the seeds' word.  (Revised after the
+    ten-seed data had been seen: cells were decided on the two-level bootstrap of the seed
+    mean, Bonferroni over all points, and read confirmed / qualified / refuted /
+    inconclusive over cells; before that, after the point-estimate data: the same threshold
+    and layers, decided on intervals.)"""
     col = result["collapse"]["shipped"]
     cells = {(f, n): v["zeros"] for f in col for n, v in col[f].items()}
     layers = range(COLLAPSE.start, COLLAPSE.stop)
-    conf = rule.per_point_confidence(len(cells) * len(layers))
-    ivs = {(f, n): [rule.interval_seed_mean([[case[t] for case in seed]
-                                             for seed in col[f][n]["zeros_cases"]],
-                                            confidence=conf) for t in layers]
-           for f, n in cells}
-    sides = {}
-    for c, per_layer in ivs.items():
-        got = [_side(iv, S.D3_COLLAPSE_ZEROS, strict=True) for iv in per_layer]
-        few = min(iv["n_seeds"] for iv in per_layer) < S.MIN_SEEDS
-        sides[c] = "fails" if "fails" in got else "undecided" \
-            if few or "undecided" in got else "holds"
-    kind = _combine(list(sides.values()))
+    alpha = ALPHA / max(1, len(cells))
+    n_seeds = max(len(col[f][n]["zeros_cases"]) for f, n in cells)
+    every, some, notes = {}, {}, []
+    for k in range(n_seeds):
+        got = {}
+        for f, n in cells:
+            per_seed = col[f][n]["zeros_cases"]
+            if k >= len(per_seed) or not per_seed[k]:
+                continue
+            values = {f"t{t + 1}": [case[t] for case in per_seed[k]] for t in layers}
+            got[(f, n)] = seed_decision(values, S.D3_COLLAPSE_ZEROS, direction=">=",
+                                        strict=True, alpha=alpha)["decision"]
+        if not got:
+            continue
+        words = list(got.values())
+        every[f"s{k}"] = "fails" if "fails" in words else \
+            "holds" if all(w == "holds" for w in words) else "undecided"
+        some[f"s{k}"] = "holds" if "holds" in words else \
+            "fails" if all(w == "fails" for w in words) else "undecided"
+        notes.append(f"s{k} {words.count('holds')} of {len(words)} cells hold, "
+                     f"{words.count('fails')} fail")
+    all_v, some_v = seeds_verdict(every), seeds_verdict(some)
+    kind = mostly_verdict(all_v, some_v)
     worst = min(sorted(cells, key=lambda c: (c[0], int(c[1]))),
                 key=lambda c: min(cells[c][COLLAPSE]))
-    low_iv = min((iv for per_layer in ivs.values() for iv in per_layer),
-                 key=lambda iv: iv["low"])
     early = result["collapse"].get("early20k")
     per_family = ", ".join(f"{f} {np.mean([v['zeros'][T5] for v in col[f].values()]):.1f}"
                            for f in col)
@@ -70,10 +93,9 @@ def collapse_verdict(result: dict) -> dict:
         zeros_t4=_r(np.mean([z[3] for z in cells.values()]), 2),
         zeros_t5=_r(np.mean([z[T5] for z in cells.values()]), 2), per_family_t5=per_family,
         min_t5_10=_r(min(cells[worst][COLLAPSE]), 2), worst_cell=f"{worst[0]} n={worst[1]}",
-        cells_holding=f"{sum(x == 'holds' for x in sides.values())} of {len(sides)}",
-        cells_failing=f"{sum(x == 'fails' for x in sides.values())} of {len(sides)}",
-        lowest_interval=f"{low_iv['low']:.2f} (confidence {conf:.4f} per point, "
-                        f"{low_iv['n_graphs']} graphs x {low_iv['n_seeds']} seeds)",
+        every_cell_k_of_n=all_v["k_of_n"], every_cell_interval=fraction_text(all_v),
+        some_cell_k_of_n=some_v["k_of_n"], some_cell_interval=fraction_text(some_v),
+        per_seed="; ".join(notes), cells=len(cells),
         dead_t5=_r(np.mean([v["dead"][T5] for f in col for v in col[f].values()]), 2),
         rollout_t5=_r(np.mean([v["rollout"][T5] for f in col for v in col[f].values()]), 2),
         early20k_t5=None if early is None else
