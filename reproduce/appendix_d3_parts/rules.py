@@ -282,18 +282,21 @@ def depth_verdict(result: dict) -> dict:
 
 def convergence_verdict(result: dict) -> dict:
     """Rule for D.3 (4)'s "there is no convergence behavior" (Figure 8(a): |S_T| / OPT against
-    the number of layers T = 1..25), at the depth rules' size.  Per family and training seed,
-    each graph's difference ``ratio_T - ratio_25`` (25: the last depth run) for every tail depth
-    ``T = D3_TAIL_FROM .. 24`` (the depths past Algorithm 2's T_max = 15); each seed mean of those
-    differences gets the two-level bootstrap interval of
-    :func:`reproduce.harness.verdicts.interval_seed_mean` (seeds, then graphs), Bonferroni over
-    every (family, tail depth) point.  With ``m = D3_CONVERGED_MARGIN``: a family's curve
-    *does not converge* (the sub-claim holds) when some tail depth's interval lies wholly
-    outside ``[-m, m]``; it *converges* (fails) when every tail depth's interval lies inside
-    ``[-m, m]``; else, or with fewer than ``MIN_SEEDS`` seeds, it is undecided.  Confirmed:
-    every family does not converge; refuted: every family converges; qualified: some of each;
-    inconclusive: some family undecided; not-reproduced when the run has no tail depth.
-    (Written before the tail of the committed curves was looked at.)"""
+    the number of layers T = 1..25), at the depth rules' size, each training seed on its own
+    graphs.  Per seed and family, each graph's difference ``ratio_T - ratio_25`` (25: the last
+    depth run) at every tail depth ``T = D3_TAIL_FROM .. 24`` (past Algorithm 2's T_max = 15)
+    gets a bootstrap interval of its mean over the seed's graphs
+    (:func:`reproduce.harness.verdicts.interval_over_graphs`), Bonferroni over every (family,
+    tail depth) point.  With ``m = D3_CONVERGED_MARGIN``: the seed's curve on the family is
+    *moving* when some tail depth's interval lies wholly outside ``[-m, m]``, *converged*
+    when every one lies inside, else undecided.  Two readings, k of n seeds each: "no family
+    converges" (a seed holds when every family moves, fails when one converges) and "some
+    family keeps moving" (holds when one moves, fails when every family converges), read by
+    :func:`~reproduce.harness.verdicts.seeds.mostly_verdict`: confirmed, qualified (the first
+    refuted, the second confirmed), refuted (both refuted) or the seeds' word;
+    not-reproduced when the run has no tail depth.  (Written before the tail of the committed
+    curves was looked at; revised to the seed rule after the ten-seed data had been seen: the
+    seed mean of each point got the two-level bootstrap interval.)"""
     dep = result["depth"]
     n = _depth_size(dep)
     n_t = len(next(iter(dep.values()))[n]["ratio"])
@@ -303,30 +306,39 @@ def convergence_verdict(result: dict) -> dict:
                 tail=f"{S.D3_TAIL_FROM}-{n_t - 1}" if tail else "none")
     if not tail:
         return verdict("not-reproduced", **base)
-    conf = rule.per_point_confidence(len(dep) * len(tail))
-    sides, farthest, spread, seeds = {}, {}, {}, {}
+    conf = 1 - ALPHA / (len(dep) * len(tail))
+    arrays = {f: np.asarray(dep[f][n]["ratio_cases"], dtype=float) for f in dep}  # s x g x T
+    every, some, notes, moving = {}, {}, [], {f: 0 for f in dep}
+    for k in range(max(a.shape[0] for a in arrays.values())):
+        sides = {}
+        for f, a in arrays.items():
+            if k >= a.shape[0]:
+                continue
+            ivs = [rule.interval_over_graphs((a[k, :, t - 1] - a[k, :, n_t - 1]).tolist(),
+                                             confidence=conf) for t in tail]
+            sides[f] = ("moving" if any(iv["low"] > m or iv["high"] < -m for iv in ivs)
+                        else "converged" if all(iv["low"] >= -m and iv["high"] <= m
+                                                for iv in ivs) else "undecided")
+            moving[f] += sides[f] == "moving"
+        words = list(sides.values())
+        every[f"s{k}"] = "fails" if "converged" in words else \
+            "holds" if all(w == "moving" for w in words) else "undecided"
+        some[f"s{k}"] = "holds" if "moving" in words else \
+            "fails" if all(w == "converged" for w in words) else "undecided"
+        notes.append(f"s{k} " + ", ".join(f"{f} {w}" for f, w in sides.items()))
+    all_v, some_v = seeds_verdict(every), seeds_verdict(some)
+    spread = {}
     for f in dep:
-        a = np.asarray(dep[f][n]["ratio_cases"], dtype=float)      # seeds x graphs x T
-        ivs = [rule.interval_seed_mean((a[:, :, t - 1] - a[:, :, n_t - 1]).tolist(),
-                                       confidence=conf) for t in tail]
-        outside = any(iv["low"] > m or iv["high"] < -m for iv in ivs)
-        inside = all(iv["low"] >= -m and iv["high"] <= m for iv in ivs)
-        seeds[f] = a.shape[0]
-        sides[f] = ("undecided" if a.shape[0] < S.MIN_SEEDS else "holds" if outside
-                    else "fails" if inside else "undecided")
-        j = max(range(len(tail)), key=lambda i: abs(ivs[i]["estimate"]))
-        farthest[f] = (f"T={tail[j]} {ivs[j]['estimate']:+.3f} "
-                       f"[{ivs[j]['low']:+.3f}, {ivs[j]['high']:+.3f}]")
         tail_curve = dep[f][n]["ratio"][tail[0] - 1:n_t]
         spread[f] = max(tail_curve) - min(tail_curve)
     return verdict(
-        _combine(list(sides.values())), **base, confidence=round(conf, 5),
-        seeds=min(seeds.values()),
-        sides=", ".join(f"{f} {'moving' if v == 'holds' else 'converged' if v == 'fails' else v}"
-                        for f, v in sides.items()),
-        farthest=", ".join(f"{f} {v}" for f, v in farthest.items()),
-        tail_range=", ".join(f"{f} {v:.3f}" for f, v in spread.items()),
-        families_moving=_count(sides, "holds"), families_converged=_count(sides, "fails"))
+        mostly_verdict(all_v, some_v), **base, confidence=round(conf, 5),
+        seeds=min(a.shape[0] for a in arrays.values()),
+        every_family_k_of_n=all_v["k_of_n"], every_family_interval=fraction_text(all_v),
+        some_family_k_of_n=some_v["k_of_n"], some_family_interval=fraction_text(some_v),
+        seeds_moving=", ".join(f"{f} {c}" for f, c in moving.items()),
+        per_seed="; ".join(notes),
+        tail_range=", ".join(f"{f} {v:.3f}" for f, v in spread.items()))
 
 def derive_verdicts(result: dict) -> dict:
     """Verdicts of the Appendix D.3 claims, from the JSON alone (rules in each helper)."""

@@ -234,7 +234,7 @@ def test_depth_rule():
     assert v["side_bipartite"] == "undecided"
 
 
-def _tail_result(shapes: dict, seeds: int = 3, graphs: int = 6, depths: int = d3.T_DEPTH):
+def _tail_result(shapes: dict, seeds: int = 10, graphs: int = 6, depths: int = d3.T_DEPTH):
     """A result whose depth curves follow ``shapes[family](T, graph, seed)`` (families left
     out are flat at 1.1 from T = 10 on)."""
     r = _result()
@@ -266,18 +266,20 @@ def test_no_convergence_rule():
         return 1.1 + (t == 18) * (2 * m + 40 * m * ((g + k) % 3 - 1))
 
     v = _v(_tail_result({}), "d3-no-convergence")
-    assert v["verdict"] == "refuted" and v["families_converged"] == "4 of 4"
+    assert v["verdict"] == "refuted" and v["some_family_k_of_n"] == "0 of 10"
     assert v["tail"] == "16-24" and v["last"] == d3.T_DEPTH and v["n"] == 50
+    assert v["seeds_moving"] == "er 0, regular 0, bipartite 0, greedy_worst 0"
     v = _v(_tail_result({f: zigzag for f in d3.FAMILIES}), "d3-no-convergence")
-    assert v["verdict"] == "confirmed" and v["families_moving"] == "4 of 4"
+    assert v["verdict"] == "confirmed" and v["every_family_k_of_n"] == "10 of 10"
     v = _v(_tail_result({"bipartite": drift_once}), "d3-no-convergence")
-    assert v["verdict"] == "qualified" and v["families_moving"] == "1 of 4"
-    assert "bipartite T=20 +0.030" in v["farthest"]
-    # a mean difference beyond the margin that the graphs do not pin down: undecided
-    assert _v(_tail_result({"er": noisy}), "d3-no-convergence")["verdict"] == "inconclusive"
+    assert v["verdict"] == "qualified" and v["seeds_moving"].endswith("bipartite 10, "
+                                                                       "greedy_worst 0")
+    # a mean difference beyond the margin that a seed's graphs do not pin down: undecided
+    noisy_v = _v(_tail_result({"er": noisy}), "d3-no-convergence")
+    assert noisy_v["verdict"] == "undecided" and "er undecided" in noisy_v["per_seed"]
     # two seeds decide nothing, however clear the curves
     two = _tail_result({f: zigzag for f in d3.FAMILIES}, seeds=2)
-    assert _v(two, "d3-no-convergence")["verdict"] == "inconclusive"
+    assert _v(two, "d3-no-convergence")["verdict"] == "undecided"
     short = _tail_result({}, depths=d3.T_MAX)      # no depth past T_max was run
     assert _v(short, "d3-no-convergence")["verdict"] == "not-reproduced"
 
