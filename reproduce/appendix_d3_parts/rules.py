@@ -13,8 +13,6 @@ from reproduce.appendix_d3_parts.q_rules import (
     semantics_verdict,
 )
 from reproduce.appendix_d3_parts.sides import REF_LAYER, T5, T_MAX
-from reproduce.appendix_d3_parts.sides import combine as _combine
-from reproduce.appendix_d3_parts.sides import count_text as _count
 from reproduce.appendix_d3_parts.sides import rounded as _r
 from reproduce.appendix_d3_parts.sides import side as _side
 from reproduce.appendix_d3_parts.summary import best_layers
@@ -107,20 +105,22 @@ def _family_median(values: dict, family: str) -> float:
     return float(np.median(got)) if got else float("nan")
 
 def _pca_sides(result: dict) -> tuple[dict | None, dict]:
-    """The per-cell sides of D.3 (2) and (3), shared by :func:`alignment_verdict` and
-    :func:`connectivity_verdict`, and the common evidence fields (sides ``None`` when PCA is
-    defined in no cell).
+    """The per-seed, per-cell sides of D.3 (2) and (3), shared by :func:`alignment_verdict`
+    and :func:`connectivity_verdict`, and the common evidence fields (sides ``None`` when PCA
+    is defined in no cell).
 
     Cells: the shipped seeds' (family, size) cells where PCA is defined at layer 10 for at least
-    half the graphs.  A cell is *aligned* when the median ``|cos|`` between the first principal
-    directions of consecutive layers is >= ``D3_PCA_ALIGNED`` for every pair 5->6 .. 14->15,
-    *correlated* when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >=
-    ``D3_PCA_CORRELATED``.  Each median gets a percentile bootstrap interval over the (graph,
-    seed) cases where it is defined, Bonferroni over all (cell, pair) and (cell, rho) points of
-    the PCA study (one family for both items, as when they were one claim): a cell *holds* when
-    every lower end is at least the threshold, *fails* when some upper end is below it or
-    nothing is defined, else is undecided."""
+    half the (graph, seed) cases.  Each training seed on its own graphs (the cases are stored
+    seed after seed, as many per seed as the cell's collapse record has graphs): the seed's cell
+    is *aligned* when the median ``|cos|`` between the first principal directions of
+    consecutive layers is >= ``D3_PCA_ALIGNED`` for every pair 5->6 .. 14->15, *correlated*
+    when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >=
+    ``D3_PCA_CORRELATED``.  Each median gets a percentile bootstrap interval over the seed's
+    graphs where it is defined, Bonferroni over all (cell, pair) and (cell, rho) points of the
+    PCA study: the seed's cell *holds* when every lower end is at least the threshold, *fails*
+    when some upper end is below it or nothing is defined, else is undecided."""
     pca = result["pca"]["shipped"]
+    col = result["collapse"]["shipped"]
     cells = {(f, n): v for f in pca for n, v in pca[f].items()
              if v["undefined_at_ref"] * 2 <= v["cases"]}
     degenerate = sorted({f for f in pca for v in pca[f].values()} -
@@ -141,33 +141,70 @@ def _pca_sides(result: dict) -> tuple[dict | None, dict]:
     def worst(sides):
         return "fails" if "fails" in sides else "undecided" if "undecided" in sides else "holds"
 
-    aligned = {c: worst([side([case[j] for case in v["cos_next_cases"]], S.D3_PCA_ALIGNED)
-                         for j in pairs]) for c, v in cells.items()}
-    corr = {c: side([case[REF_LAYER - 1] for case in v["rho_degree_cases"]],
-                    S.D3_PCA_CORRELATED) for c, v in cells.items()}
+    def by_seed(c, key):   # the cell's cases of ``key``, split seed after seed
+        sizes = [len(g) for g in col[c[0]][c[1]]["zeros_cases"]]
+        cases, out, start = cells[c][key], [], 0
+        if sum(sizes) != len(cases):
+            raise ValueError(f"appendix_d3: {c[0]} n={c[1]} has {len(cases)} PCA cases for "
+                             f"{sum(sizes)} (graph, seed) pairs")
+        for size in sizes:
+            out.append(cases[start:start + size])
+            start += size
+        return out
+
+    aligned, corr = {}, {}
+    for c in cells:
+        for k, seed_cases in enumerate(by_seed(c, "cos_next_cases")):
+            aligned.setdefault(f"s{k}", {})[c] = worst(
+                [side([case[j] for case in seed_cases], S.D3_PCA_ALIGNED) for j in pairs])
+        for k, seed_cases in enumerate(by_seed(c, "rho_degree_cases")):
+            corr.setdefault(f"s{k}", {})[c] = side([case[REF_LAYER - 1] for case in seed_cases],
+                                                   S.D3_PCA_CORRELATED)
     return {"cells": cells, "aligned": aligned, "correlated": corr}, \
         {**base, "interval_confidence": round(conf, 5)}
 
 
+def _every_and_some(per_seed: dict) -> dict:
+    """The two readings of a per-seed, per-cell claim (``per_seed[seed][cell]`` holds / fails /
+    undecided), k of n seeds each, read by
+    :func:`~reproduce.harness.verdicts.seeds.mostly_verdict`: "in every cell" (a seed holds when
+    every cell holds, fails when one fails) decides; where it is refuted, "in some cell" (holds
+    when one holds, fails when all fail) tells qualified from refuted."""
+    every, some, notes = {}, {}, []
+    for seed, sides in per_seed.items():
+        words = list(sides.values())
+        every[seed] = "fails" if "fails" in words else \
+            "holds" if all(w == "holds" for w in words) else "undecided"
+        some[seed] = "holds" if "holds" in words else \
+            "fails" if all(w == "fails" for w in words) else "undecided"
+        notes.append(f"{seed} {words.count('holds')} of {len(words)} cells hold, "
+                     f"{words.count('fails')} fail")
+    all_v, some_v = seeds_verdict(every), seeds_verdict(some)
+    return {"verdict": mostly_verdict(all_v, some_v), "every_cell_k_of_n": all_v["k_of_n"],
+            "every_cell_interval": fraction_text(all_v), "some_cell_k_of_n": some_v["k_of_n"],
+            "some_cell_interval": fraction_text(some_v), "per_seed": "; ".join(notes)}
+
+
 def alignment_verdict(result: dict) -> dict:
     """Rule for D.3 (2), "the principal component direction of the vertex state vectors at each
-    layer converges", over the cells of :func:`_pca_sides`: confirmed when every cell is
-    aligned, refuted when every cell is not aligned beyond the noise, qualified when decided
-    otherwise, inconclusive when some cell is undecided, not-reproduced when PCA is defined in
-    no cell.  (Revised after the point-estimate data had been seen: the same threshold, decided
-    on intervals; D.3 (3) was part of this claim until the two items were split, with the same
-    per-cell decisions.)  Context only: ``min_cos_skip`` (layers ``t`` and ``t + 2``, 5..15: is
-    a failure a period-2 oscillation?) and ``example_min_cos_ref`` (Figure 7(c)'s measure on its
-    10-vertex ER example)."""
+    layer converges", each training seed on its own graphs over the cells of
+    :func:`_pca_sides`, then k of n seeds for "aligned in every cell" and "in some cell"
+    (:func:`_every_and_some`); not-reproduced when PCA is defined in no cell.  (Revised after
+    the point-estimate data had been seen: the same threshold, decided on intervals; then,
+    after the ten-seed data, to the seed rule: the cells were decided on the pooled (graph,
+    seed) cases.  D.3 (3) was part of this claim until the two items were split.)  Context
+    only: ``min_cos_skip`` (layers ``t`` and ``t + 2``, 5..15: is a failure a period-2
+    oscillation?) and ``example_min_cos_ref`` (Figure 7(c)'s measure on its 10-vertex ER
+    example)."""
     got, base = _pca_sides(result)
     if got is None:
         return verdict("not-reproduced", **base)
-    cells, aligned = got["cells"], got["aligned"]
+    cells = got["cells"]
     tail = [x for v in cells.values() for x in v["cos_next"][ALIGN_FROM:T_MAX - 1]]
     skip = [x for v in cells.values() for x in v["cos_skip"][ALIGN_FROM:T_MAX - 2]]
+    seeds = _every_and_some(got["aligned"])
     return verdict(
-        _combine(list(aligned.values())), **base, cells_aligned=_count(aligned, "holds"),
-        cells_not_aligned=_count(aligned, "fails"),
+        seeds.pop("verdict"), **base, **seeds, cells=len(cells),
         min_cos_next=_r(min((x for x in tail if x is not None), default=None)),
         min_cos_skip=_r(min((x for x in skip if x is not None), default=None)),
         example_min_cos_ref=_r(min(x for x in result["pca_example"]["cos_ref"] if x is not None)))
@@ -175,22 +212,22 @@ def alignment_verdict(result: dict) -> dict:
 
 def connectivity_verdict(result: dict) -> dict:
     """Rule for D.3 (3), "the component of the vertex state vectors along the principal
-    direction roughly correlate to how well the vertex is connected to the rest of the graph",
-    over the cells of :func:`_pca_sides` (connectivity read as degree): confirmed when every
-    cell is correlated, refuted when every cell is not correlated beyond the noise, qualified
-    when decided otherwise, inconclusive when some cell is undecided, not-reproduced when PCA is
-    defined in no cell.  (Revised after the point-estimate data had been seen: the same
-    threshold, decided on intervals; split from D.3 (2)'s claim with the same per-cell
-    decisions.)"""
+    direction roughly correlate to how well the vertex is connected to the rest of the graph"
+    (connectivity read as degree), each training seed on its own graphs over the cells of
+    :func:`_pca_sides`, then k of n seeds for "correlated in every cell" and "in some cell"
+    (:func:`_every_and_some`); not-reproduced when PCA is defined in no cell.  (Revised after
+    the point-estimate data had been seen: the same threshold, decided on intervals; then,
+    after the ten-seed data, to the seed rule: the cells were decided on the pooled (graph,
+    seed) cases.)"""
     got, base = _pca_sides(result)
     if got is None:
         return verdict("not-reproduced", **base)
-    cells, corr = got["cells"], got["correlated"]
+    cells = got["cells"]
     rho = {c: v["rho_degree"][REF_LAYER - 1] for c, v in cells.items()}
     fams = sorted({f for f, _ in cells})
+    seeds = _every_and_some(got["correlated"])
     return verdict(
-        _combine(list(corr.values())), **base, cells_correlated=_count(corr, "holds"),
-        cells_not_correlated=_count(corr, "fails"),
+        seeds.pop("verdict"), **base, **seeds, cells=len(cells),
         rho_t10=", ".join(f"{f} {_family_median(rho, f):.2f}" for f in fams))
 
 

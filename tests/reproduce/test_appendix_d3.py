@@ -93,10 +93,10 @@ def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=1.0, s2v_flip=0.6,
 
     collapse = {f: {"50": col(regular_zeros if f == "regular" and regular_zeros else zeros)}
                 for f in d3.FAMILIES}
-    def pca_cell(f):     # 30 cases, each within +-0.002 (cos) / +-0.02 (rho) of the level
-        undefined = f == "regular"
-        jit = [0.001 * (i % 3 - 1) for i in range(30)]
-        return {"cases": 30, "undefined_at_ref": 30 if undefined else 0,
+    def pca_cell(f):     # 10 seeds x 10 graphs (seed after seed, as the collapse cells),
+        undefined = f == "regular"   # each within +-0.002 (cos) / +-0.02 (rho) of the level
+        jit = [0.001 * (i % 3 - 1) for i in range(100)]
+        return {"cases": 100, "undefined_at_ref": 100 if undefined else 0,
                 "cos_next": [None] + [cos] * (L - 2), "cos_skip": [cos] * (L - 2),
                 "cos_ref": [cos] * L, "rho_degree": [None] + [rho] * (L - 1),
                 "cos_next_cases": [[None] + [min(1.0, cos + j)] * (L - 2) for j in jit],
@@ -181,40 +181,52 @@ def test_collapse_rule():
 
 
 def test_pca_alignment_rule():
-    """D.3 (2) alone: the degree correlation (D.3 (3)) no longer enters its verdict."""
+    """D.3 (2) alone (the degree correlation, D.3 (3), does not enter it), each seed on its own
+    graphs per cell, then k of n seeds "in every cell" and "in some cell"."""
     v = _v(_result(), "d3-pca-alignment")
     assert v["verdict"] == "confirmed" and v["degenerate"] == "regular"
-    assert v["cells_aligned"] == "3 of 3"
+    assert v["every_cell_k_of_n"] == "10 of 10" and v["cells"] == 3
     assert _v(_result(cos=0.5), "d3-pca-alignment")["verdict"] == "refuted"
     assert _v(_result(rho=0.1), "d3-pca-alignment")["verdict"] == "confirmed"
     r = _result()
     for case in r["pca"]["shipped"]["er"]["50"]["cos_next_cases"]:
         case[7] = 0.3
-    assert _v(r, "d3-pca-alignment")["verdict"] == "qualified"
-    # at the threshold the median's interval straddles 0.99: undecided
-    assert _v(_result(cos=0.99), "d3-pca-alignment")["verdict"] == "inconclusive"
+    v = _v(r, "d3-pca-alignment")
+    assert v["verdict"] == "qualified" and v["per_seed"].startswith("s0 2 of 3 cells hold")
+    # at the threshold each seed's median interval straddles 0.99: undecided
+    assert _v(_result(cos=0.99), "d3-pca-alignment")["verdict"] == "undecided"
+    # half the seeds not aligned anywhere: it depends on the seed
+    r = _result()
+    for f in ("er", "bipartite", "greedy_worst"):
+        for case in r["pca"]["shipped"][f]["50"]["cos_next_cases"][50:]:
+            case[7] = 0.3
+    assert _v(r, "d3-pca-alignment")["verdict"] == "seed-dependent"
     r = _result()
     for f in d3.FAMILIES:
-        r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 30
+        r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 100
     assert _v(r, "d3-pca-alignment")["verdict"] == "not-reproduced"
+    r = _result()       # cases that do not split into the seeds' graphs are an error
+    r["pca"]["shipped"]["er"]["50"]["cos_next_cases"].pop()
+    with pytest.raises(ValueError, match="PCA cases"):
+        _v(r, "d3-pca-alignment")
 
 
 def test_pca_connectivity_rule():
-    """D.3 (3) alone: the alignment of the directions (D.3 (2)) no longer enters its verdict."""
+    """D.3 (3) alone: the alignment of the directions (D.3 (2)) does not enter its verdict."""
     v = _v(_result(), "d3-pca-connectivity")
-    assert v["verdict"] == "confirmed" and v["cells_correlated"] == "3 of 3"
+    assert v["verdict"] == "confirmed" and v["every_cell_k_of_n"] == "10 of 10"
     assert _v(_result(rho=0.1), "d3-pca-connectivity")["verdict"] == "refuted"
     assert _v(_result(cos=0.5), "d3-pca-connectivity")["verdict"] == "confirmed"
     r = _result()
     for case in r["pca"]["shipped"]["er"]["50"]["rho_degree_cases"]:
         case[S.D3_REF_LAYER - 1] = 0.1
     v = _v(r, "d3-pca-connectivity")
-    assert v["verdict"] == "qualified" and v["cells_not_correlated"] == "1 of 3"
-    # at the threshold the median's interval straddles 0.5: undecided
-    assert _v(_result(rho=0.5), "d3-pca-connectivity")["verdict"] == "inconclusive"
+    assert v["verdict"] == "qualified" and v["per_seed"].startswith("s0 2 of 3 cells hold, 1 fail")
+    # at the threshold each seed's median interval straddles 0.5: undecided
+    assert _v(_result(rho=0.5), "d3-pca-connectivity")["verdict"] == "undecided"
     r = _result()
     for f in d3.FAMILIES:
-        r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 30
+        r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 100
     assert _v(r, "d3-pca-connectivity")["verdict"] == "not-reproduced"
 
 
