@@ -43,8 +43,6 @@ TITLES = {"er": "(a) Erdos-Renyi (p = 0.15)", "regular": "(b) random 4-regular",
 MODELS = {curve: (tag, S.G2S_SEEDS[(PROBLEM, tag)])
           for curve, tag in (("g2s_rnn", S.ER15), ("planted", S.PLANTED15))}
 LABELS = {"g2s_rnn": "trained on ER-15", "planted": "trained on planted-cover-15"}
-#: curve -> the start of its checkpoint file names (the title counts iterations per curve)
-_STEM = {curve: f"g2s_rnn_{PROBLEM}_{tag}_s" for curve, (tag, _) in MODELS.items()}
 #: the families on which Appendix D.2 says the planted-trained model "stays 1% within optimal"
 HARD = ("bipartite", "greedy_worst")
 WITHIN = S.WITHIN_1PCT
@@ -208,11 +206,11 @@ def plot(result: dict):
     axes[0].set_ylabel("approximation ratio (vs reference)")
     # one entry per curve, not per checkpoint: twenty names would make the title wider than
     # the four panels
+    names = {key: path.name for key, path in checkpoint_paths().items()}
     note = "; ".join(
         f"{LABELS[c]}: {len(result['seeds'][c])} seeds, "
-        + "/".join(str(i) for i in sorted({m["iterations"] for name, m in
-                                            result["checkpoints"].items()
-                                            if name.startswith(_STEM[c])})) + " it."
+        + "/".join(str(i) for i in sorted({result["checkpoints"][names[f"{c}_s{s}"]]["iterations"]
+                                           for s in result["seeds"][c]})) + " it."
         for c in MODELS if result["seeds"][c])
     if result["missing_checkpoints"]:
         note += f"; missing: {', '.join(result['missing_checkpoints'])}"

@@ -59,7 +59,7 @@ def collapse_verdict(result: dict) -> dict:
     layers = range(COLLAPSE.start, COLLAPSE.stop)
     alpha = ALPHA / max(1, len(cells))
     n_seeds = max(len(col[f][n]["zeros_cases"]) for f, n in cells)
-    every, some, notes = {}, {}, []
+    sides = {}
     for k in range(n_seeds):
         got = {}
         for f, n in cells:
@@ -69,17 +69,10 @@ def collapse_verdict(result: dict) -> dict:
             values = {f"t{t + 1}": [case[t] for case in per_seed[k]] for t in layers}
             got[(f, n)] = seed_decision(values, S.D3_COLLAPSE_ZEROS, direction=">=",
                                         strict=True, alpha=alpha)["decision"]
-        if not got:
-            continue
-        words = list(got.values())
-        every[f"s{k}"] = "fails" if "fails" in words else \
-            "holds" if all(w == "holds" for w in words) else "undecided"
-        some[f"s{k}"] = "holds" if "holds" in words else \
-            "fails" if all(w == "fails" for w in words) else "undecided"
-        notes.append(f"s{k} {words.count('holds')} of {len(words)} cells hold, "
-                     f"{words.count('fails')} fail")
-    all_v, some_v = seeds_verdict(every), seeds_verdict(some)
-    kind = mostly_verdict(all_v, some_v)
+        if got:
+            sides[f"s{k}"] = got
+    seeds = _every_and_some(sides)
+    kind = seeds.pop("verdict")
     worst = min(sorted(cells, key=lambda c: (c[0], int(c[1]))),
                 key=lambda c: min(cells[c][COLLAPSE]))
     early = result["collapse"].get("early20k")
@@ -91,9 +84,7 @@ def collapse_verdict(result: dict) -> dict:
         zeros_t4=_r(np.mean([z[3] for z in cells.values()]), 2),
         zeros_t5=_r(np.mean([z[T5] for z in cells.values()]), 2), per_family_t5=per_family,
         min_t5_10=_r(min(cells[worst][COLLAPSE]), 2), worst_cell=f"{worst[0]} n={worst[1]}",
-        every_cell_k_of_n=all_v["k_of_n"], every_cell_interval=fraction_text(all_v),
-        some_cell_k_of_n=some_v["k_of_n"], some_cell_interval=fraction_text(some_v),
-        per_seed="; ".join(notes), cells=len(cells),
+        **seeds, cells=len(cells),
         dead_t5=_r(np.mean([v["dead"][T5] for f in col for v in col[f].values()]), 2),
         rollout_t5=_r(np.mean([v["rollout"][T5] for f in col for v in col[f].values()]), 2),
         early20k_t5=None if early is None else
@@ -164,22 +155,28 @@ def _pca_sides(result: dict) -> tuple[dict | None, dict]:
         {**base, "interval_confidence": round(conf, 5)}
 
 
-def _every_and_some(per_seed: dict) -> dict:
+def _seed_readings(per_seed: dict) -> tuple[dict, dict]:
     """The two readings of a per-seed, per-cell claim (``per_seed[seed][cell]`` holds / fails /
-    undecided), k of n seeds each, read by
-    :func:`~reproduce.harness.verdicts.seeds.mostly_verdict`: "in every cell" (a seed holds when
-    every cell holds, fails when one fails) decides; where it is refuted, "in some cell" (holds
-    when one holds, fails when all fail) tells qualified from refuted."""
-    every, some, notes = {}, {}, []
+    undecided), as :func:`~reproduce.harness.verdicts.seeds.seeds_verdict` objects: "in every
+    cell" (a seed holds when every cell holds, fails when one fails) and "in some cell" (holds
+    when one holds, fails when all fail)."""
+    every, some = {}, {}
     for seed, sides in per_seed.items():
         words = list(sides.values())
         every[seed] = "fails" if "fails" in words else \
             "holds" if all(w == "holds" for w in words) else "undecided"
         some[seed] = "holds" if "holds" in words else \
             "fails" if all(w == "fails" for w in words) else "undecided"
-        notes.append(f"{seed} {words.count('holds')} of {len(words)} cells hold, "
-                     f"{words.count('fails')} fail")
-    all_v, some_v = seeds_verdict(every), seeds_verdict(some)
+    return seeds_verdict(every), seeds_verdict(some)
+
+
+def _every_and_some(per_seed: dict) -> dict:
+    """:func:`_seed_readings`, k of n seeds each, read by
+    :func:`~reproduce.harness.verdicts.seeds.mostly_verdict`: "in every cell" decides; where it
+    is refuted, "in some cell" tells qualified from refuted.  With each seed's cell counts."""
+    all_v, some_v = _seed_readings(per_seed)
+    notes = [f"{seed} {list(sides.values()).count('holds')} of {len(sides)} cells hold, "
+             f"{list(sides.values()).count('fails')} fail" for seed, sides in per_seed.items()]
     return {"verdict": mostly_verdict(all_v, some_v), "every_cell_k_of_n": all_v["k_of_n"],
             "every_cell_interval": fraction_text(all_v), "some_cell_k_of_n": some_v["k_of_n"],
             "some_cell_interval": fraction_text(some_v), "per_seed": "; ".join(notes)}
@@ -354,7 +351,8 @@ def convergence_verdict(result: dict) -> dict:
         return verdict("not-reproduced", **base)
     conf = 1 - ALPHA / (len(dep) * len(tail))
     arrays = {f: np.asarray(dep[f][n]["ratio_cases"], dtype=float) for f in dep}  # s x g x T
-    every, some, notes, moving = {}, {}, [], {f: 0 for f in dep}
+    readings, notes, moving = {}, [], {f: 0 for f in dep}
+    as_side = {"moving": "holds", "converged": "fails", "undecided": "undecided"}
     for k in range(max(a.shape[0] for a in arrays.values())):
         sides = {}
         for f, a in arrays.items():
@@ -366,13 +364,9 @@ def convergence_verdict(result: dict) -> dict:
                         else "converged" if all(iv["low"] >= -m and iv["high"] <= m
                                                 for iv in ivs) else "undecided")
             moving[f] += sides[f] == "moving"
-        words = list(sides.values())
-        every[f"s{k}"] = "fails" if "converged" in words else \
-            "holds" if all(w == "moving" for w in words) else "undecided"
-        some[f"s{k}"] = "holds" if "moving" in words else \
-            "fails" if all(w == "converged" for w in words) else "undecided"
+        readings[f"s{k}"] = {f: as_side[w] for f, w in sides.items()}
         notes.append(f"s{k} " + ", ".join(f"{f} {w}" for f, w in sides.items()))
-    all_v, some_v = seeds_verdict(every), seeds_verdict(some)
+    all_v, some_v = _seed_readings(readings)
     spread = {}
     for f in dep:
         tail_curve = dep[f][n]["ratio"][tail[0] - 1:n_t]

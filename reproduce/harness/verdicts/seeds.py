@@ -502,10 +502,12 @@ def rate_claim(outcomes: Mapping[str, Sequence[float]], bar: float, *, strict: b
 
 
 def mostly_verdict(mostly: Mapping, sometimes: Mapping) -> str:
-    """D.3 (5)'s reading of two :func:`rate_claim` verdicts (module docstring): ``mostly``
-    decides; where it is refuted, ``sometimes`` confirmed makes the claim ``qualified`` (it
-    holds on a decided share of graphs, short of most) and ``sometimes`` refuted keeps it
-    ``refuted``; otherwise ``sometimes``' word (the seeds do not decide the narrower claim)."""
+    """A strong reading and a narrower one of the same claim, each a :func:`seeds_verdict`
+    object (D.3 (5)'s "mostly" and "at least sometimes" of :func:`rate_claim`, module
+    docstring; also "in every cell" and "in some cell"): ``mostly`` decides; where it is
+    refuted, ``sometimes`` confirmed makes the claim ``qualified`` (the narrower reading holds)
+    and ``sometimes`` refuted keeps it ``refuted``; otherwise ``sometimes``' word (the seeds do
+    not decide the narrower claim)."""
     if mostly["verdict"] != "refuted":
         return mostly["verdict"]
     return {"confirmed": "qualified", "refuted": "refuted"}.get(sometimes["verdict"],
