@@ -67,7 +67,7 @@ def test_straddling_or_too_few_seeds_is_undecided():
 
 def test_better_heuristics_are_named():
     v = derive_verdicts(_result(1.03, 1.01))["fig4-maxcut"]
-    assert v["heuristic_better_at"] == "greedy:er@25, greedy:er@400"
+    assert v["heuristic_beats"] == "greedy 3 of 3 seeds"
 
 
 def _versus(**kw):
