@@ -468,8 +468,8 @@ def versus_fixed_claim(instances: Sequence[Mapping], a_keys: Sequence[str],
     del out["seeds"]
     out.update(fraction_interval=fraction_text(out), some_seed=some_seed_text(decisions),
                per_seed="; ".join(notes),
-               beaten_by=", ".join(f"{h} {n} of {len(decisions)} seeds"
-                                   for h, n in beaten.items()))
+               beaten_by=", ".join(f"{h} {n} of {len(decisions)} seed"
+                                   f"{'s' * (len(decisions) != 1)}" for h, n in beaten.items()))
     return out
 
 
