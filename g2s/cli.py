@@ -126,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
     s.add_argument("--float32-screen", action="store_true",
                    help="--method g2s only: screen Algorithm 2's decisions in float32 first, "
-                        "faster on large sparse graphs (see benchmarks/results/algorithm2.json);"
+                        "faster per step on large sparse graphs (benchmarks/results/"
+                        "algorithm2.json), less over a whole cover with many tied candidates;"
                         " a decision the screen leaves open is scored in float64, so the answer "
                         "is the literal algorithm's within the screen's measured error bound "
                         "(default: float64 throughout, the literal's arithmetic bit for bit)")
