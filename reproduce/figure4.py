@@ -110,9 +110,8 @@ def derive_verdicts(result: dict) -> dict:
     vertices is qualified.  The evidence also counts, per heuristic, the seeds it beats beyond
     the noise somewhere (:func:`reproduce.harness.verdicts.seeds.versus_fixed_claim`; evidence
     only, formerly the points where the two-level bootstrap of the seed mean put a heuristic
-    ahead).  (Revised before
-    the ten-seed data: the two-level bootstrap over three seeds amounted to "all seeds
-    agree".)"""
+    ahead).  (Revised before the ten-seed data: the two-level bootstrap over three seeds
+    amounted to "all seeds agree".)"""
     out = {}
     max_n = max(int(n) for n in result.get("sizes") or [0])
     for claim, (problem, families, threshold) in CLAIMS.items():

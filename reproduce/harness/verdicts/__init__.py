@@ -63,8 +63,6 @@ re-derived bit for bit.
 
 from reproduce.harness.verdicts.records import (  # noqa: F401 - the package's public names
     bound_claim,
-    comparison_claim,
-    per_seed_summary,
     point_intervals,
     point_samples,
     seed_keys,
@@ -93,5 +91,5 @@ __all__ = [
     "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
     "rate_interval", "interval_of_rate", "interval_of_seed_rates",
     "bound_verdict", "comparison_verdict", "point_samples", "point_intervals", "bound_claim",
-    "seed_keys", "seed_label", "comparison_claim", "per_seed_summary",
+    "seed_keys", "seed_label",
 ]

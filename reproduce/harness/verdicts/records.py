@@ -1,6 +1,6 @@
 """The decision rule applied to a figure JSON's per-instance records: a model's seed keys,
-the samples of each (family, size) point, and whole claims (a bound over every point, a paired
-comparison against other methods) with the evidence fields the ledger shows."""
+the samples of each (family, size) point, and a whole claim (a bound over every point) with the
+evidence fields the ledger shows."""
 
 from __future__ import annotations
 
@@ -16,12 +16,10 @@ from reproduce.harness.verdicts.rule import (
     SEED,
     bound_verdict,
     interval_seed_mean,
-    paired_difference,
     per_point_confidence,
 )
 
-__all__ = ["point_samples", "point_intervals", "bound_claim", "seed_keys", "seed_label",
-           "comparison_claim", "per_seed_summary"]
+__all__ = ["point_samples", "point_intervals", "bound_claim", "seed_keys", "seed_label"]
 
 
 def point_samples(instances: Sequence[Mapping], methods: Sequence[str],
@@ -100,43 +98,10 @@ def seed_label(key: str) -> str:
     return f"s{key.rsplit('_s', 1)[1]}" if "_s" in key else key
 
 
-def comparison_claim(instances: Sequence[Mapping], a_methods: Sequence[str],
-                     others: Mapping[str, Sequence[str]], bound: float = 0.0, *,
-                     direction: str = "<=", families: Sequence[str] | None = None,
-                     min_seeds: int = 1, key: str = "ratio", family_confidence: float =
-                     FAMILY_CONFIDENCE, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
-    """A paired claim "mean(A) - mean(B) <direction> bound at every point, for every B".
-
-    ``a_methods``: the seed keys of A; ``others``: name -> seed keys of each B.  Every
-    (B, family, size) point is one member of the Bonferroni family; each gets a
-    :func:`paired_difference` interval over the graphs A and B both ran (graphs resampled once,
-    shared by A and B; then each method's seeds).  ``bound = 0, "<="`` decides "no B has a
-    lower (better) ratio than A": refuted where some B is better beyond the noise (lower end
-    > 0), confirmed when every upper end is <= 0.  Returns :func:`bound_verdict`'s object plus
-    the evidence fields of :func:`bound_claim`.
-    """
-    diffs_in = {}
-    for name, b_methods in others.items():
-        a_s = point_samples(instances, [*a_methods, *b_methods], key)
-        for (fam, n), arr in a_s.items():
-            if families is None or fam in families:
-                diffs_in[(name, fam, n)] = (arr[:len(a_methods)], arr[len(a_methods):])
-    if not diffs_in:
-        return {"verdict": "pending", "why": "no shared per-instance records"}
-    conf = per_point_confidence(len(diffs_in), family_confidence)
-    ivs = {f"{name}:{fam}@{n}": paired_difference(a, b, confidence=conf,
-                                                   n_resamples=n_resamples, seed=seed)
-           for (name, fam, n), (a, b) in diffs_in.items()}
-    out = bound_verdict(ivs, bound, direction=direction, min_seeds=min_seeds)
-    return _evidence(out, ivs, n_resamples, seed)
-
-
 def _evidence(out: dict, ivs: Mapping[str, dict], n_resamples: int, seed: int) -> dict:
     w = ivs[out["worst"]]
 
-    def seeds(r):   # a paired record names both sides' seeds: "(3, 1) seeds"
-        if "n_seeds_a" in r:
-            return f"({r['n_seeds_a']}, {r['n_seeds_b']}) seeds"
+    def seeds(r):
         return f"{r['n_seeds']} seed{'s' * (r['n_seeds'] != 1)}"
     shapes = sorted({(r["n_graphs"], seeds(r)) for r in ivs.values()})
     sample = ", ".join(f"{g} graph{'s' * (g != 1)} x {s}" for g, s in shapes)
@@ -149,19 +114,3 @@ def _evidence(out: dict, ivs: Mapping[str, dict], n_resamples: int, seed: int) -
                intervals={p: [round(r["low"], 4), round(r["high"], 4)] for p, r in ivs.items()})
     del out["worst_interval"]
     return out
-
-
-def per_seed_summary(instances: Sequence[Mapping], keys: Sequence[str], bound: float, *,
-                     families: Sequence[str] | None = None, direction: str = "<=") -> str:
-    """Evidence only (never a verdict): the bound claim decided for each training seed alone,
-    over graphs (Bonferroni over its points), e.g. ``"s0 refuted (worst 2.337 [2.337, 2.337]
-    at greedy_worst@400)"``.  Says whether the claim fails for every trained model, which the
-    seed-mean verdict cannot show when the seeds disagree."""
-    out = []
-    for k in keys:
-        got = bound_claim(instances, {k: [k]}, bound, families=families, direction=direction)
-        if got["verdict"] == "pending":
-            continue
-        out.append(f"{seed_label(k)} {got['verdict']} (worst {got['worst_mean']:.3f} "
-                   f"{got['interval']} at {got['worst'].split(':', 1)[1]})")
-    return "; ".join(out) or "none"

@@ -61,7 +61,7 @@ Pairs of seeds: "A is better than B" (:func:`pair_claim`)
 ----------------------------------------------------------
 Written before the ten-seed data (the three-seed JSON had been seen), revising the
 comparisons of G2S-RNN with the baselines: those were decided by the two-level paired
-bootstrap of the two seed means (:func:`reproduce.harness.verdicts.comparison_claim`), the
+bootstrap of the two seed means (:func:`reproduce.harness.verdicts.paired_difference`), the
 interval over three seeds a side that this module replaces for claims about trained models.
 A comparison of two training recipes is decided on pairs of seeds as a threshold claim is
 decided on seeds:
