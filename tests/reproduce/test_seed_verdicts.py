@@ -10,6 +10,9 @@ Invariants:
   undecided, undecided seeds that could tip the verdict make it undecided, no informative
   point makes it uninformative;
 * the trivial solver's points that meet the bar are not informative;
+* a seed (or pair) is decided only on points it ran in full: with fewer graphs than the most
+  any seed ran there, or none, a point keeps it from holding (a run stopped part-way never
+  reads "holds"), while a failure at a complete point still fails it;
 * pairs of seeds ("A better than B"): a pair holds only when A is better beyond the noise at
   every informative point (a tie is not better), fails when B is better beyond the noise
   somewhere, else is undecided; every verdict word is reachable; n = n_A x n_B pairs; an
@@ -166,6 +169,40 @@ def test_seed_claim_counts_seeds_and_only_informative_points():
     assert got["verdict"] == "uninformative"
 
 
+def test_a_point_the_seed_has_not_run_in_full_keeps_it_from_holding():
+    vals = _pts(a=1.01, b=1.02)
+    full = {"a": 20, "b": 20}
+    assert seed_decision(vals, 1.10, required=full, n_resamples=999)["decision"] == "holds"
+    # the largest size not run at all, or one graph of twenty there
+    for short in ({"a": vals["a"]}, {"a": vals["a"], "b": vals["b"][:1]}):
+        rec = seed_decision(short, 1.10, required=full, n_resamples=999)
+        assert rec["decision"] == "undecided" and list(rec["incomplete"]) == ["b"]
+        assert rec["why"].startswith("incomplete: b ")
+    # a failure where it ran in full still fails it
+    rec = seed_decision({"a": _pts(a=1.3)["a"]}, 1.10, required=full, n_resamples=999)
+    assert rec["decision"] == "fails" and rec["deciding_point"] == "a"
+    # nothing is required where no seed ran
+    assert seed_decision(vals, 1.10, required={}, n_resamples=999)["decision"] == "holds"
+
+
+def test_seed_claim_does_not_decide_a_seed_on_part_of_its_run():
+    from reproduce.harness.verdicts.seeds import seed_claim
+    good = {("er", 100): 1.02, ("er", 200): 1.03}
+    seeds = {f"g2s_rnn_s{s}": good for s in range(10)}
+    recs = _records(seeds)
+    # seed 8 has not run n = 200, seed 9 one graph of it
+    for r in recs:
+        if r["n"] == 200:
+            r["results"].pop("g2s_rnn_s8")
+            if r["index"] > 0:
+                r["results"].pop("g2s_rnn_s9")
+    got = seed_claim(recs, list(seeds), 1.10)
+    assert got["k_of_n"] == "8 of 10" and got["undecided"] == 2
+    assert got["verdict"] == "undecided"
+    assert "s8 undecided (incomplete: er@200 0 of " in got["per_seed"]
+    assert "s9 undecided (incomplete: er@200 1 of " in got["per_seed"]
+
+
 def test_seed_claim_with_three_seeds_cannot_confirm():
     from reproduce.harness.verdicts.seeds import seed_claim
     good = {("er", 100): 1.02, ("er", 200): 1.03}
@@ -278,6 +315,17 @@ def test_a_tie_at_the_best_known_solution_is_uninformative_elsewhere_not_better(
     assert got["undecided"] == 25 and got["verdict"] == "undecided"
 
 
+def test_a_pair_missing_graphs_others_ran_is_undecided():
+    recs = _pair_records([1.02] * 5, [1.2] * 5)
+    for r in recs:       # G2S-RNN seed 4 has not run n = 200
+        if r["n"] == 200:
+            r["results"].pop("g2s_rnn_s4")
+    got = pair_claim(recs, [f"g2s_rnn_s{k}" for k in range(5)],
+                     [f"s2v_s{k}" for k in range(5)], n_resamples=999)
+    assert got["k_of_n"] == "20 of 25" and got["undecided"] == 5
+    assert "s4 vs s0 undecided (incomplete: er@200 0 of " in got["per_pair"]
+
+
 def test_combined_verdict():
     assert combined_verdict(["confirmed", "refuted", "undecided"]) == "refuted"
     assert combined_verdict(["confirmed", "confirmed"]) == "confirmed"
@@ -318,6 +366,18 @@ def test_versus_fixed_counts_the_trained_models_seeds():
     assert _versus_fixed([1.1] * 10, 1.1)["k_of_n"] == "10 of 10"
     # three seeds cannot decide
     assert _versus_fixed([1.02] * 3, 1.2)["verdict"] == "undecided"
+
+
+def test_versus_fixed_does_not_decide_a_seed_on_part_of_its_run():
+    recs = _pair_records([1.02] * 10, [1.2])
+    for r in recs:
+        r["results"]["greedy"] = r["results"].pop("s2v_s0")
+        if r["n"] == 200 and r["index"] > 0:      # seed 9: one graph at n = 200
+            r["results"].pop("g2s_rnn_s9")
+    got = versus_fixed_claim(recs, [f"g2s_rnn_s{k}" for k in range(10)], ["greedy"],
+                             n_resamples=999)
+    assert got["k_of_n"] == "9 of 10" and got["undecided"] == 1
+    assert "s9 undecided (incomplete: greedy:er@200 1 of " in got["per_seed"]
 
 
 # ------------------------------------------------------------------ a rate over graphs

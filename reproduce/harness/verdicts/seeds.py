@@ -27,6 +27,13 @@ the mean over graphs (:func:`reproduce.harness.verdicts.rule.interval_over_graph
 The record keeps the deciding point: for "holds" the point nearest the bar (largest upper end
 for "<="), for "fails" the point furthest past it -- not merely the worst estimate.
 
+A seed is decided only on points it has run in full: a point where it has fewer graphs than
+the most any seed (or pair) of the claim ran there -- none at all included -- is
+**incomplete** for it, counts neither way, and keeps it from holding (it is undecided unless
+it fails at a complete point).  Added before the last units of a resumable run were
+computed: until then a seed missing its largest size, or with one of its three graphs there,
+was decided on what it had, so a run stopped part-way could read "holds".
+
 Informative points (:func:`informative_points`): a point where a trivial solver's mean ratio
 already meets the bar tells nothing about the model; only the other points count.  A claim
 with no informative point is ``uninformative``.
@@ -117,7 +124,7 @@ undecided when one is not confirmed, qualified or uninformative, else qualified.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from math import sqrt
 
 from scipy.special import ndtri
@@ -127,7 +134,8 @@ from reproduce.harness.verdicts.records import seed_label
 from reproduce.harness.verdicts.rule import N_RESAMPLES, SEED, interval_over_graphs
 
 __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decision",
-           "seeds_verdict", "seed_claim", "pair_claim", "pair_claims", "versus_fixed_claim",
+           "seeds_verdict", "seed_claim", "graphs_required", "pair_claim", "pair_claims",
+           "versus_fixed_claim",
            "rate_claim", "mostly_verdict", "combined_verdict",
            "informative_points", "wilson", "fraction_text", "some_seed_text"]
 
@@ -174,23 +182,43 @@ def informative_points(null_means: Mapping[str, float], bar: float,
     return [p for p, v in null_means.items() if not _meets(v, bar, direction)]
 
 
+def graphs_required(per_unit: Iterable[Mapping[str, Sequence[float]]]) -> dict[str, int]:
+    """``{point: the most graphs any unit (seed or pair) has there}``: what a complete run of
+    the point holds (module docstring, step 1)."""
+    out: dict[str, int] = {}
+    for values in per_unit:
+        for p, v in values.items():
+            out[p] = max(out.get(p, 0), len(v))
+    return out
+
+
 def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, direction: str = "<=",
                   points: Sequence[str] | None = None, alpha: float = ALPHA,
-                  strict: bool = False, n_resamples: int = N_RESAMPLES,
-                  seed: int = SEED) -> dict:
+                  strict: bool = False, required: Mapping[str, int] | None = None,
+                  n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
     """Step 1 (module docstring): ``holds`` / ``fails`` / ``undecided`` for one seed.
 
     ``values[point]`` are the seed's per-graph values at that point; ``points`` restricts the
-    decision to the informative ones (default: all); ``strict``: holding needs the interval
-    strictly on the claim's side (a difference "A better than B" must exclude a tie).
-    Returns the decision, the deciding point and every point's two intervals.
+    decision to the informative ones (default: every point of ``values`` or ``required``);
+    ``strict``: holding needs the interval strictly on the claim's side (a difference "A better
+    than B" must exclude a tie); ``required[point]``: the graphs a complete run has there
+    (:func:`graphs_required`) -- a point with fewer is incomplete, counts neither way and keeps
+    the seed from holding.  Returns the decision, the deciding point, every complete point's
+    two intervals and ``incomplete`` (``{point: "k of m graphs"}``).
     """
     if direction not in ("<=", ">="):
         raise ValueError(f"direction must be '<=' or '>=', got {direction!r}")
-    pts = [p for p in (values if points is None else points) if len(values.get(p, ())) > 0]
+    required = required or {}
+    wanted = list(points) if points is not None else \
+        list(values) + [p for p in required if p not in values]
+    incomplete = {p: f"{len(values.get(p, ()))} of {required[p]} graphs" for p in wanted
+                  if len(values.get(p, ())) < required.get(p, 0)}
+    pts = [p for p in wanted if p not in incomplete and len(values.get(p, ())) > 0]
     if not pts:
+        why = ("incomplete: " + ", ".join(f"{p} {c}" for p, c in incomplete.items())
+               if incomplete else "no informative point with data")
         return {"decision": "undecided", "deciding_point": None, "points": {},
-                "why": "no informative point with data"}
+                "incomplete": incomplete, "why": why}
     k = len(pts)
     hold_conf, fail_conf = 1 - alpha, 1 - alpha / k
     recs = {}
@@ -212,6 +240,11 @@ def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, directio
     failing = [p for p in pts if past(p) > 0]
     if failing:
         decision, point = "fails", max(failing, key=past)
+    elif incomplete:
+        return {"decision": "undecided", "deciding_point": None, "n_points": k,
+                "confidence_hold": hold_conf, "confidence_fail": fail_conf, "points": recs,
+                "incomplete": incomplete,
+                "why": "incomplete: " + ", ".join(f"{p} {c}" for p, c in incomplete.items())}
     elif all(_meets(recs[p]["hold"]["high" if le else "low"], bar, direction, strict)
              for p in pts):
         decision, point = "holds", max(pts, key=near)
@@ -220,7 +253,8 @@ def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, directio
         point = max((p for p in pts if not _meets(recs[p]["hold"]["high" if le else "low"],
                                                    bar, direction, strict)), key=near)
     return {"decision": decision, "deciding_point": point, "n_points": k,
-            "confidence_hold": hold_conf, "confidence_fail": fail_conf, "points": recs}
+            "confidence_hold": hold_conf, "confidence_fail": fail_conf, "points": recs,
+            "incomplete": incomplete}
 
 
 def seeds_verdict(decisions: Mapping[str, str] | Sequence[str], *,
@@ -326,11 +360,12 @@ def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
         informative = list(points)
         null_note = "no trivial-solver run in this JSON: every point counted"
     decisions, notes = {}, []
+    required = graphs_required(per_seed.values())
     for k, values in per_seed.items():
         if not values:
             continue
         d = seed_decision(values, bar, direction=direction, points=informative,
-                          n_resamples=n_resamples, seed=seed)
+                          required=required, n_resamples=n_resamples, seed=seed)
         label = seed_label(k)
         decisions[label] = d["decision"]
         p = d["deciding_point"]
@@ -338,6 +373,8 @@ def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
             iv = d["points"][p]["hold" if d["decision"] != "fails" else "fail"]
             notes.append(f"{label} {d['decision']} ({p}: {iv['estimate']:.3f} "
                          f"[{iv['low']:.3f}, {iv['high']:.3f}])")
+        elif d["incomplete"]:
+            notes.append(f"{label} {d['decision']} ({d['why']})")
         else:
             notes.append(f"{label} {d['decision']}")
     if not decisions:
@@ -399,25 +436,30 @@ def pair_claim(instances: Sequence[Mapping], a_keys: Sequence[str], b_keys: Sequ
     interval) and ``worst_pair`` (the pair whose deciding difference is largest).
     """
     decisions, notes, worst, ran, n_informative = {}, [], None, (set(), set()), 0
-    for a in a_keys:
-        for b in b_keys:
-            diffs, informative = _pair_differences(instances, a, b, families)
-            if not diffs:
-                continue
-            d = seed_decision(diffs, 0.0, points=informative, strict=True,
-                              n_resamples=n_resamples, seed=seed)
-            label = f"{seed_label(a)} vs {seed_label(b)}"
-            decisions[label] = d["decision"]
-            ran[0].add(a)
-            ran[1].add(b)
-            n_informative += bool(informative)
-            if d["deciding_point"] is None:
-                notes.append(f"{label} undecided (no informative point)")
-                continue
-            estimate, note = _difference_note(label, d)
-            notes.append(note)
-            if worst is None or estimate > worst[0]:
-                worst = (estimate, note)
+    pairs = {(a, b): _pair_differences(instances, a, b, families)
+             for a in a_keys for b in b_keys}
+    required = graphs_required(diffs for diffs, _ in pairs.values())
+    for (a, b), (diffs, informative) in pairs.items():
+        if not diffs:
+            continue
+        # a point the pair has not run in full is kept, so that it is seen as incomplete
+        points = informative + [p for p in required if p not in diffs or
+                                len(diffs[p]) < required[p]]
+        d = seed_decision(diffs, 0.0, points=points, strict=True, required=required,
+                          n_resamples=n_resamples, seed=seed)
+        label = f"{seed_label(a)} vs {seed_label(b)}"
+        decisions[label] = d["decision"]
+        ran[0].add(a)
+        ran[1].add(b)
+        n_informative += bool(informative)
+        if d["deciding_point"] is None:
+            why = d["why"] if d["incomplete"] else "no informative point"
+            notes.append(f"{label} undecided ({why})")
+            continue
+        estimate, note = _difference_note(label, d)
+        notes.append(note)
+        if worst is None or estimate > worst[0]:
+            worst = (estimate, note)
     if not decisions:
         return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no shared records",
                 "per_pair": "none"}
@@ -444,22 +486,26 @@ def versus_fixed_claim(instances: Sequence[Mapping], a_keys: Sequence[str],
     ``beaten_by`` (per fixed method, how many seeds it beats beyond the noise somewhere).
     """
     decisions, notes, beaten = {}, [], {h: 0 for h in fixed}
+    per_seed = {}
     for a in a_keys:
-        values = {}
+        per_seed[a] = {}
         for h in fixed:
             diffs, _ = _pair_differences(instances, a, h, families)
-            values.update({f"{h}:{p}": v for p, v in diffs.items()})
+            per_seed[a].update({f"{h}:{p}": v for p, v in diffs.items()})
+    required = graphs_required(per_seed.values())
+    for a, values in per_seed.items():
         if not values:
             continue
-        d = seed_decision(values, 0.0, n_resamples=n_resamples, seed=seed)
+        d = seed_decision(values, 0.0, required=required, n_resamples=n_resamples, seed=seed)
         label = seed_label(a)
         decisions[label] = d["decision"]
         if d["decision"] == "fails":
             for h in fixed:
                 beaten[h] += any(q.startswith(f"{h}:") and d["points"][q]["fail"]["low"] > 0
                                  for q in d["points"])
-        notes.append(f"{label} {d['decision']}" if d["deciding_point"] is None
-                     else _difference_note(label, d)[1])
+        notes.append(_difference_note(label, d)[1] if d["deciding_point"] is not None
+                     else f"{label} {d['decision']} ({d['why']})" if d["incomplete"]
+                     else f"{label} {d['decision']}")
     if not decisions:
         return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no shared records",
                 "per_seed": "none", "fraction_interval": "none", "some_seed": "none",
