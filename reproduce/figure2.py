@@ -223,6 +223,18 @@ def _gap(result: dict, family: str) -> float:
     return max(((x["objective"] - x["bound"]) / x["objective"] for x in refs), default=0.0)
 
 
+def _null_means(result: dict, family: str) -> str:
+    """The trivial solver's mean ratio per size on one type ("800 1.023, 1600 1.010"), or
+    "not run" for a JSON written before it was."""
+    by_n: dict[int, list[float]] = {}
+    for rec in result.get("instances", {}).get(family, []):
+        r = rec.get("results", {}).get(S.NULL_BASELINE)
+        if isinstance(r, dict) and r.get("ratio") is not None:
+            by_n.setdefault(int(rec["n"]), []).append(float(r["ratio"]))
+    return ", ".join(f"{n} {sum(v) / len(v):.3f}" for n, v in sorted(by_n.items())) \
+        or "not run"
+
+
 def scale_verdict(result: dict, g2s: dict, max_n: int) -> dict:
     """``intro-scale-3200`` ("G2S-RNN models trained on graphs of size 15-20 scale to graphs of
     size 3,200"), from a run whose sizes reach :data:`S.PAPER_MAX_N` (the ``scale`` profile).
@@ -241,7 +253,8 @@ def scale_verdict(result: dict, g2s: dict, max_n: int) -> dict:
                 g2s_er=_fmt(g2s["er"]), g2s_bipartite=_fmt(g2s["bipartite"]),
                 seeds="; ".join(f"{f} {len(result.get('g2s_seeds', {}).get(f, []))}"
                                 for f in FAMILIES),
-                reference_gap="; ".join(f"{f} up to {_gap(result, f):.3f}" for f in FAMILIES))
+                reference_gap="; ".join(f"{f} up to {_gap(result, f):.3f}" for f in FAMILIES),
+                trivial="; ".join(f"{f} {_null_means(result, f)}" for f in FAMILIES))
     kinds = [None if c is None else c["verdict"] for c in g2s.values()]
     if max_n < S.PAPER_MAX_N:
         return verdict("not-reproduced", why=f"the run stops at {max_n} vertices", **vals)

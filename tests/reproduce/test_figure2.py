@@ -100,6 +100,22 @@ def test_intro_scale_3200_is_decided_only_by_a_run_reaching_3200_vertices():
     assert _scale(_result(sizes=scale, baselines=base))["verdict"] == "confirmed"
 
 
+def test_intro_scale_3200_counts_only_sizes_the_trivial_cover_misses():
+    """The trivial cover's mean ratio per size is in the evidence; a type where it meets the
+    bar everywhere is uninformative, so G2S-RNN holding on the other type alone is the
+    narrower statement (qualified), not confirmed."""
+    scale = (800, 1600, 3200)
+    result = _result(sizes=scale)
+    assert _scale(result)["trivial"] == "er not run; bipartite not run"
+    for f, level in (("er", 1.01), ("bipartite", 1.6)):
+        for rec in result["instances"][f]:
+            rec["results"]["trivial"] = {"ratio": level}
+    v = _scale(result)
+    assert v["trivial"] == ("er 800 1.010, 1600 1.010, 3200 1.010; "
+                            "bipartite 800 1.600, 1600 1.600, 3200 1.600")
+    assert v["g2s_er"].startswith("uninformative") and v["verdict"] == "qualified"
+
+
 def test_missing_bipartite_g2s_model_is_pending():
     v = _v(_result(bipartite_g2s=False))
     assert v["verdict"] == "pending" and v["g2s_bipartite"] == "absent"
