@@ -226,13 +226,8 @@ def _gap(result: dict, family: str) -> float:
 def _null_means(result: dict, family: str) -> str:
     """The trivial solver's mean ratio per size on one type ("800 1.023, 1600 1.010"), or
     "not run" for a JSON written before it was."""
-    by_n: dict[int, list[float]] = {}
-    for rec in result.get("instances", {}).get(family, []):
-        r = rec.get("results", {}).get(S.NULL_BASELINE)
-        if isinstance(r, dict) and r.get("ratio") is not None:
-            by_n.setdefault(int(rec["n"]), []).append(float(r["ratio"]))
-    return ", ".join(f"{n} {sum(v) / len(v):.3f}" for n, v in sorted(by_n.items())) \
-        or "not run"
+    samples = rule.point_samples(result.get("instances", {}).get(family, []), [S.NULL_BASELINE])
+    return ", ".join(f"{n} {v.mean():.3f}" for (_, n), v in samples.items()) or "not run"
 
 
 def scale_verdict(result: dict, g2s: dict, max_n: int) -> dict:

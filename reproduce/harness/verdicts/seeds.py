@@ -214,11 +214,11 @@ def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, directio
     incomplete = {p: f"{len(values.get(p, ()))} of {required[p]} graphs" for p in wanted
                   if len(values.get(p, ())) < required.get(p, 0)}
     pts = [p for p in wanted if p not in incomplete and len(values.get(p, ())) > 0]
+    why = "incomplete: " + ", ".join(f"{p} {c}" for p, c in incomplete.items())
     if not pts:
-        why = ("incomplete: " + ", ".join(f"{p} {c}" for p, c in incomplete.items())
-               if incomplete else "no informative point with data")
         return {"decision": "undecided", "deciding_point": None, "points": {},
-                "incomplete": incomplete, "why": why}
+                "incomplete": incomplete,
+                "why": why if incomplete else "no informative point with data"}
     k = len(pts)
     hold_conf, fail_conf = 1 - alpha, 1 - alpha / k
     recs = {}
@@ -241,10 +241,7 @@ def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, directio
     if failing:
         decision, point = "fails", max(failing, key=past)
     elif incomplete:
-        return {"decision": "undecided", "deciding_point": None, "n_points": k,
-                "confidence_hold": hold_conf, "confidence_fail": fail_conf, "points": recs,
-                "incomplete": incomplete,
-                "why": "incomplete: " + ", ".join(f"{p} {c}" for p, c in incomplete.items())}
+        decision, point = "undecided", None
     elif all(_meets(recs[p]["hold"]["high" if le else "low"], bar, direction, strict)
              for p in pts):
         decision, point = "holds", max(pts, key=near)
@@ -252,9 +249,12 @@ def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, directio
         decision = "undecided"
         point = max((p for p in pts if not _meets(recs[p]["hold"]["high" if le else "low"],
                                                    bar, direction, strict)), key=near)
-    return {"decision": decision, "deciding_point": point, "n_points": k,
-            "confidence_hold": hold_conf, "confidence_fail": fail_conf, "points": recs,
-            "incomplete": incomplete}
+    out = {"decision": decision, "deciding_point": point, "n_points": k,
+           "confidence_hold": hold_conf, "confidence_fail": fail_conf, "points": recs,
+           "incomplete": incomplete}
+    if point is None:
+        out["why"] = why
+    return out
 
 
 def seeds_verdict(decisions: Mapping[str, str] | Sequence[str], *,
