@@ -114,6 +114,8 @@ def test_intro_scale_3200_counts_only_sizes_the_trivial_cover_misses():
     assert v["trivial"] == ("er 800 1.010, 1600 1.010, 3200 1.010; "
                             "bipartite 800 1.600, 1600 1.600, 3200 1.600")
     assert v["g2s_er"].startswith("uninformative") and v["verdict"] == "qualified"
+    # the headline's summary names what each type decided, not only how many seeds ran
+    assert v["holding"] == "er uninformative; bipartite 10 of 10 seeds hold"
 
 
 def test_missing_bipartite_g2s_model_is_pending():
