@@ -183,7 +183,7 @@ def derive_verdicts(result: dict) -> dict:
     vals = dict(ratios="; ".join(
         f"{k} " + ", ".join(f"s{seed_of(lab)} {v:.3f}" for lab, v in d.items())
         for k, d in sorted(ratios.items())) or "none",
-        seeds=seeds_run("g2s_rnn", big),
+        seeds=seeds_run("g2s_rnn", big), devices=_devices(inst, sorted(ratios), runs["g2s_rnn"]),
         paper_vs_reference=fmt({k: v for k, v in paper_vs_ref.items() if k in big}),
         informative=f"{len(informative)} of {len(big)} cells",
         trivial_ratio="; ".join(f"{k} {v:.3f}" for k, v in sorted(trivial_ratio.items()))
@@ -196,6 +196,26 @@ def derive_verdicts(result: dict) -> dict:
                                    fraction_interval=fraction_text(got),
                                    some_seed=some_seed_text(decisions))
     return out
+
+
+def _devices(inst: list, keys: list, labels: list) -> str:
+    """Where each seed's cover in the cells ``keys`` ("family/n") was computed, as the unit
+    recorded it: "cuda" for the CUDA path of Algorithm 2 on a GPU, "cpu" otherwise (a cover
+    begun on a GPU and finished on the CPU from its saved rollout state is a CPU unit)."""
+    parts = []
+    for key in keys:
+        f, n = key.split("/")
+        by = {}
+        for r in inst:
+            if r["family"] == f and r["n"] == int(n):
+                for lab in labels:
+                    if lab in r["results"]:
+                        dev = r["results"][lab].get("device") or "unrecorded"
+                        by.setdefault(dev, []).append(f"s{seed_of(lab)}")
+        parts.append(f"{key} (" + "; ".join(
+            f"{d}: {', '.join(sorted(v, key=lambda x: int(x[1:])))}"
+            for d, v in sorted(by.items())) + ")")
+    return "; ".join(parts) or "none"
 
 
 def _pair_decision(inst: list, keys: list, g: str, s: str) -> tuple[str, str | None]:

@@ -127,6 +127,19 @@ def test_intro_25k_counts_seeds():
     assert table["k_of_n"] == "1 of 22" and table["seeds_a_side"] == "11 x 2"
 
 
+def test_intro_25k_names_the_device_of_each_seeds_cover():
+    """The evidence says where each cover came from, as its unit recorded it (a GPU cover was
+    re-checked on the CPU, but a reader should see which covers the CUDA path produced)."""
+    big = ("sparse_er", 25_000)
+    r = _result(seeds={big: {"g2s_rnn_s1": [16_000], "g2s_rnn_s2": [16_100]}})
+    for row in r["instances"]:
+        if (row["family"], row["n"]) == big:
+            row["results"]["g2s_rnn"]["device"] = "cuda"
+            row["results"]["g2s_rnn_s2"]["device"] = "cpu"
+    devices = F.derive_verdicts(r)["intro-25k"]["devices"]
+    assert "sparse_er/25000 (cpu: s2; cuda: s0; unrecorded: s1)" in devices
+
+
 def test_a_cell_the_trivial_cover_meets_is_uninformative():
     """The smaller side of a sparse bipartite graph is a cover; where it is within 1.10 of the
     optimum the cell tells nothing about the model and is left out."""
