@@ -215,15 +215,17 @@ def test_imported_units_are_checked_before_use(tmp_path):
     assert 0 < cells["sparse_er/150"]["trivial_cover"] < 150
 
 
-def test_the_committed_sparse_bipartite_cells_split_by_seed():
+def test_the_committed_cells_split_by_seed():
     """The committed Figure 2(b) JSON, kept as a regression test.  Seed 0 of the bipartite-20
     G2S-RNN on the sparse bipartite graph of 25,000 vertices is the counterexample that once
     refuted fig2-table and intro-25k: its cover is more than 1.10 times the König optimum and
     not 100 nodes below Structure2Vec's.  Seed 2 on the same graph is within 1.10 and more than
-    100 nodes below Structure2Vec's seed 0, so with every computed seed both claims are
-    undecided, not refuted (fig2-table: every pair but one fails on the sparse bipartite graph
-    of 10,000 vertices).  The smaller side of that bipartite graph is itself within 1.10 of the
-    optimum, so the cell is uninformative for intro-25k."""
+    100 nodes below Structure2Vec's seed 0, and the smaller side of that bipartite graph is itself
+    within 1.10 of the optimum, so the cell is uninformative for intro-25k.  On the informative
+    sparse ER graph of 25,000 vertices, with all ten ER-15 seeds run, seeds 3, 4 and 8 miss the
+    bar and seven hold: intro-25k is seed-dependent.  The pair (G2S-RNN seed 2, Structure2Vec
+    seed 0) holds in every cell and every other pair fails or is undecided: fig2-table is
+    seed-dependent."""
     import json
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
@@ -235,10 +237,18 @@ def test_the_committed_sparse_bipartite_cells_split_by_seed():
     assert got["g2s_rnn"]["objective"] > got["s2v"]["objective"] - 100
     assert got["g2s_rnn_s2"]["objective"] <= 1.10 * opt
     assert got["g2s_rnn_s2"]["objective"] <= got["s2v"]["objective"] - 100
+    er = rows[("sparse_er", 25_000, 0)]
+    best, er_got = er["reference"]["objective"], er["results"]
+    failing = {lab for lab, r in er_got.items()
+               if lab.startswith("g2s_rnn") and r["objective"] > 1.10 * best}
+    assert failing == {"g2s_rnn_s3", "g2s_rnn_s4", "g2s_rnn_s8"}
+    assert er["trivial_cover"] > 1.10 * best          # the cell is informative
     v = F.derive_verdicts(result)
-    assert v["fig2-table"]["verdict"] == "undecided"
+    assert v["fig2-table"]["verdict"] == "seed-dependent"
+    assert v["fig2-table"]["pairs_holding"] == "s2 vs s0"
     assert v["fig2-table"]["failing_cells"].startswith("sparse_bipartite/10000")
-    assert v["intro-25k"]["verdict"] == "undecided"
+    assert v["intro-25k"]["verdict"] == "seed-dependent"
+    assert v["intro-25k"]["k_of_n"] == "7 of 10"
     assert big["trivial_cover"] <= 1.10 * opt and v["intro-25k"]["informative"] == "1 of 2 cells"
 
 
