@@ -256,7 +256,7 @@ def main(argv=None) -> dict:
     p.add_argument("--limit", type=int, default=None, help="at most this many units (tests)")
     p.add_argument("--smoke", action="store_true", help="small graphs only (a local check)")
     p.add_argument("--encoders", nargs="*", default=None, help="only units of these encoders")
-    p.add_argument("--seeds", type=int, nargs="*", default=None,
+    p.add_argument("--seeds", type=int, nargs="+", default=None,
                    help="only units of models with these training seeds")
     p.add_argument("--skip-done", type=Path, default=None,
                    help="a units.jsonl of an earlier run: skip the units it finished")

@@ -201,20 +201,19 @@ def derive_verdicts(result: dict) -> dict:
 def _devices(inst: list, keys: list, labels: list) -> str:
     """Where each seed's cover in the cells ``keys`` ("family/n") was computed, as the unit
     recorded it: "cuda" for the CUDA path of Algorithm 2 on a GPU, "cpu" otherwise (a cover
-    begun on a GPU and finished on the CPU from its saved rollout state is a CPU unit)."""
+    begun on a GPU and finished on the CPU from its saved rollout state is a CPU unit).
+    ``labels``: the model's result names in seed order; a seed is named once per device,
+    whatever the number of graphs in the cell."""
     parts = []
     for key in keys:
         f, n = key.split("/")
-        by = {}
-        for r in inst:
-            if r["family"] == f and r["n"] == int(n):
-                for lab in labels:
-                    if lab in r["results"]:
-                        dev = r["results"][lab].get("device") or "unrecorded"
-                        by.setdefault(dev, []).append(f"s{seed_of(lab)}")
-        parts.append(f"{key} (" + "; ".join(
-            f"{d}: {', '.join(sorted(v, key=lambda x: int(x[1:])))}"
-            for d, v in sorted(by.items())) + ")")
+        rows = [r["results"] for r in inst if r["family"] == f and r["n"] == int(n)]
+        by: dict = {}
+        for lab in labels:
+            for dev in sorted({x[lab].get("device") or "unrecorded" for x in rows if lab in x}):
+                by.setdefault(dev, []).append(f"s{seed_of(lab)}")
+        parts.append(f"{key} (" + "; ".join(f"{d}: {', '.join(v)}"
+                                            for d, v in sorted(by.items())) + ")")
     return "; ".join(parts) or "none"
 
 

@@ -138,6 +138,13 @@ def test_intro_25k_names_the_device_of_each_seeds_cover():
             row["results"]["g2s_rnn_s2"]["device"] = "cpu"
     devices = F.derive_verdicts(r)["intro-25k"]["devices"]
     assert "sparse_er/25000 (cpu: s2; cuda: s0; unrecorded: s1)" in devices
+    # two graphs in the cell: each seed is named once per device
+    r = _result(graphs=2, seeds={big: {"g2s_rnn_s1": [16_000, 16_050]}})
+    for row in r["instances"]:
+        if (row["family"], row["n"]) == big:
+            row["results"]["g2s_rnn"]["device"] = "cuda"
+    assert "sparse_er/25000 (cuda: s0; unrecorded: s1)" in \
+        F.derive_verdicts(r)["intro-25k"]["devices"]
 
 
 def test_a_cell_the_trivial_cover_meets_is_uninformative():
