@@ -17,10 +17,27 @@ from pathlib import Path
 __all__ = ["positive_int", "int_from_1_to", "nonnegative_int",
            "positive_float", "nonnegative_float",
            "probability", "seed", "boolean", "output_file", "output_dir", "SEED_MAX",
-           "available_cpus", "ThreadsAction"]
+           "available_cpus", "ThreadsAction", "OneLineParser"]
 
 #: seeds go to numpy, torch and CP-SAT; CP-SAT's ``random_seed`` is a signed 32-bit integer
 SEED_MAX = 2**31 - 1
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Command-line errors as one line (``prog: error: ...``, exit 2), not a usage dump; no
+    abbreviated options (``--seed`` must not silently mean ``--seeds``).  Sub-commands made by
+    ``add_subparsers()`` are of the same class."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def add_subparsers(self, **kwargs):
+        kwargs.setdefault("parser_class", type(self))
+        return super().add_subparsers(**kwargs)
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())}\n")
 
 
 def _int(text: str) -> int:

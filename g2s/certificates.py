@@ -5,19 +5,22 @@ describes the commands; ``compare`` measures what an upgrade changed)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from g2s import argtypes
+from g2s.graphs import FAMILIES
+from g2s.io.input_graph import MAX_VERTICES
 from g2s.problems import PROBLEMS
 from g2s.reference import certificates
 from g2s.reference.certificates import (
-    CERTIFICATE_DIR,
     CERTIFIED_INSTANCES,
     DEFAULT_TIME_LIMIT,
     CertificateError,
+    certificate_files,
     certificate_path,
     load_certificates,
+    read_certificate_file,
     reference,
     upgrade,
     verify_all,
@@ -41,8 +44,8 @@ def _upgrade(args) -> None:
     from tqdm import tqdm
 
     todo = [(doc["problem"], doc["family"], key)
-            for path in sorted(Path(args.directory or CERTIFICATE_DIR).glob("*.json"))
-            for doc in [json.loads(path.read_text())]
+            for path in certificate_files(args.directory)
+            for doc in [read_certificate_file(path)]
             if args.problem in (None, doc["problem"]) and args.family in (None, doc["family"])
             for key, e in doc["instances"].items() if e["status"] != "optimal"]
     improved = 0
@@ -60,11 +63,11 @@ def _upgrade(args) -> None:
 
 
 def _summary(directory: Path | None) -> None:
-    for path in sorted(Path(directory or CERTIFICATE_DIR).glob("*.json")):
-        doc = json.loads(path.read_text())
+    for path in certificate_files(directory):
+        doc = read_certificate_file(path)
         inst = doc["instances"].values()
-        opt = sum(e["status"] == "optimal" for e in inst)
-        methods = sorted({e["method"] for e in inst})
+        opt = sum(e.get("status") == "optimal" for e in inst)
+        methods = sorted({str(e.get("method")) for e in inst})
         print(f"{doc['problem']:7s} {doc['family']:21s} {opt:3d}/{len(inst):3d} optimal  "
               f"{', '.join(methods)}")
 
@@ -79,12 +82,12 @@ def compare(before: Path, after: Path | None = None) -> list[dict]:
     from g2s.problems import approximation_ratio
     from g2s.reference.formulations import better
     rows: dict = {}
-    for path in sorted(Path(after or CERTIFICATE_DIR).glob("*.json")):
-        new = json.loads(path.read_text())
+    for path in certificate_files(after):
+        new = read_certificate_file(path)
         old_path = Path(before) / path.name
         if not old_path.exists():
             continue
-        old, problem = json.loads(old_path.read_text()), new["problem"]
+        old, problem = read_certificate_file(old_path), new["problem"]
         for key, e in sorted(new["instances"].items()):
             o = old["instances"].get(key)
             if o is None or o.get("fingerprint") != e.get("fingerprint"):
@@ -117,6 +120,7 @@ def _compare(args) -> int:
         print(f"python -m g2s.certificates compare: --before {str(args.before)[:80]!r} is not "
               "a folder of certificates", file=sys.stderr)
         return 1
+    certificate_files(args.before)      # an empty folder shares nothing: say which
     rows = compare(args.before, args.directory)
     if not rows:
         print("python -m g2s.certificates compare: the two folders share no certificate",
@@ -136,66 +140,105 @@ def _compare(args) -> int:
     return 0
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(allow_abbrev=False, prog="python -m g2s.certificates",
-                                     description=certificates.__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def _family(text: str) -> str:
+    if text not in FAMILIES:
+        raise argparse.ArgumentTypeError(f"unknown graph family {text!r}; expected one of "
+                                         f"{', '.join(FAMILIES)}")
+    return text
+
+
+def _existing_dir(text: str) -> Path:
+    """A certificate folder that is read: it must exist and be a folder."""
+    path = Path(text)
+    if not path.is_dir():
+        what = "is not a folder" if path.exists() else "does not exist"
+        raise argparse.ArgumentTypeError(f"{text!r} {what}")
+    return path
+
+
+#: a size the generators are asked for: at most the vertex limit of an input graph
+_size = argtypes.int_from_1_to(MAX_VERTICES)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argtypes.OneLineParser(prog="python -m g2s.certificates",
+                                    description=certificates.__doc__,
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="solve and store missing certificates (resumable)")
     b.add_argument("--problem", choices=PROBLEMS, required=True)
-    b.add_argument("--family", required=True)
-    b.add_argument("--sizes", type=int, nargs="+", required=True)
-    b.add_argument("--count", type=int, default=1, help="instances per size")
-    b.add_argument("--start", type=int, default=0, help="first instance index")
-    b.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
+    b.add_argument("--family", type=_family, required=True,
+                   help=f"a graph family: {', '.join(FAMILIES)}")
+    b.add_argument("--sizes", type=_size, nargs="+", required=True,
+                   help=f"vertex counts, 1 to {MAX_VERTICES:,} (the input graphs' limit)")
+    b.add_argument("--count", type=argtypes.positive_int, default=1, help="instances per size")
+    b.add_argument("--start", type=argtypes.nonnegative_int, default=0,
+                   help="first instance index (default 0)")
+    b.add_argument("--time-limit", type=argtypes.positive_float, default=DEFAULT_TIME_LIMIT)
     a = sub.add_parser("build-all", help="build every entry of CERTIFIED_INSTANCES")
-    a.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT)
+    a.add_argument("--time-limit", type=argtypes.positive_float, default=DEFAULT_TIME_LIMIT)
     u = sub.add_parser("upgrade", help="strengthen every stored entry that is not proven "
                        "optimal: best known solution, optionally a tighter bound")
-    u.add_argument("--budget", type=float, default=5.0,
+    u.add_argument("--budget", type=argtypes.positive_float, default=5.0,
                    help="seconds for the best-known solver per graph (default 5)")
-    u.add_argument("--bound-time-limit", type=float, default=0.0,
+    u.add_argument("--bound-time-limit", type=argtypes.nonnegative_float, default=0.0,
                    help="seconds for the warm-started 0/1 programs per graph, for a tighter "
                         "bound (default 0: keep the stored bounds)")
-    u.add_argument("--seed", type=int, default=0, help="solver seed (default 0)")
+    u.add_argument("--seed", type=argtypes.seed, default=0, help="solver seed (default 0)")
     u.add_argument("--problem", choices=PROBLEMS, default=None, help="only this problem")
-    u.add_argument("--family", default=None, help="only this family")
+    u.add_argument("--family", type=_family, default=None, help="only this family")
     c = sub.add_parser("compare", help="what the certificates changed against an older folder "
                        "of them: improved references per size, old/new ratio, optimal counts")
     c.add_argument("--before", type=Path, required=True,
                    help="the older certificate folder (e.g. from git archive of an earlier "
                         "commit)")
-    c.add_argument("--json", type=Path, default=None, help="also write the rows to this JSON")
+    c.add_argument("--json", type=argtypes.output_file, default=None,
+                   help="also write the rows to this JSON")
     c.add_argument("--before-label", default=None, metavar="TEXT",
                    help="what the older folder is, recorded in the JSON (e.g. 'main at abc123'; "
                         "default: its path)")
-    subs = [b, a, u, c, sub.add_parser("verify", help="re-check every stored certificate"),
-            sub.add_parser("summary", help="count proven-optimal certificates per file")]
-    for p in subs:
-        p.allow_abbrev = False  # a prefix must not pick an option
-        p.add_argument("--directory", type=Path, default=None,
+    v = sub.add_parser("verify", help="re-check every stored certificate (a claimed bound or "
+                       "optimum is also tested against the greedy heuristic)")
+    s = sub.add_parser("summary", help="count proven-optimal certificates per file")
+    for p, kind in ((b, argtypes.output_dir), (a, argtypes.output_dir), (u, _existing_dir),
+                    (c, _existing_dir), (v, _existing_dir), (s, _existing_dir)):
+        p.add_argument("--directory", type=kind, default=None,
                        help="certificate folder (default: the package's data folder)")
-    args = parser.parse_args(argv)
-    if args.command == "build":
-        _build(args)
-    elif args.command == "build-all":
-        for (args.problem, args.family), blocks in CERTIFIED_INSTANCES.items():
-            for args.sizes, args.count in blocks:
-                args.start = 0
-                _build(args)
-    elif args.command == "upgrade":
-        _upgrade(args)
-    elif args.command == "compare":
-        return _compare(args)
-    elif args.command == "verify":
-        try:
+    return parser
+
+
+def main(argv=None) -> int:
+    """The command; 0 success, 1 a certificate that fails or cannot be read (one line each),
+    2 a bad command line, 130 interrupted."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "build":
+            _build(args)
+        elif args.command == "build-all":
+            for (args.problem, args.family), blocks in CERTIFIED_INSTANCES.items():
+                for args.sizes, args.count in blocks:
+                    args.start = 0
+                    _build(args)
+        elif args.command == "upgrade":
+            _upgrade(args)
+        elif args.command == "compare":
+            return _compare(args)
+        elif args.command == "verify":
             for name, (k, opt) in verify_all(args.directory).items():
                 print(f"{name}: {k} verified, {opt} optimal")
-        except CertificateError as exc:
-            print(exc, file=sys.stderr)
-            return 1
-    else:
-        _summary(args.directory)
+        else:
+            _summary(args.directory)
+    except CertificateError as exc:
+        print(f"python -m g2s.certificates {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:   # a size a family's generator refuses, ...
+        print(f"python -m g2s.certificates {args.command}: error: {' '.join(str(exc).split())}",
+              file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"python -m g2s.certificates {args.command}: interrupted (finished entries are "
+              "stored)", file=sys.stderr)
+        return 130
     return 0
 
 

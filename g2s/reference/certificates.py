@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -63,6 +64,8 @@ __all__ = [
     "CertificateError",
     "instance_graph",
     "certificate_path",
+    "certificate_files",
+    "read_certificate_file",
     "load_certificates",
     "verify_certificate",
     "reference",
@@ -110,12 +113,32 @@ def certificate_path(problem: str, family: str, directory: Path | None = None) -
     return Path(directory or CERTIFICATE_DIR) / f"{problem}_{family}.json"
 
 
+def read_certificate_file(path: Path) -> dict:
+    """One certificate file's document (``problem``, ``family``, ``instances``), or
+    :class:`CertificateError` naming the file when it cannot be read or is not one (empty,
+    truncated, not JSON, another shape)."""
+    try:
+        doc = json.loads(Path(path).read_bytes())
+    except OSError as exc:
+        raise CertificateError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        why = "empty" if not str(exc) or "Expecting value: line 1 column 1 (char 0)" in str(exc) \
+            else f"not JSON: {exc}"
+        raise CertificateError(f"{path}: not a certificate file ({why})") from None
+    if not (isinstance(doc, dict) and isinstance(doc.get("instances"), dict)
+            and doc.get("problem") in PROBLEMS and isinstance(doc.get("family"), str)
+            and all(isinstance(e, dict) for e in doc["instances"].values())):
+        raise CertificateError(f"{path}: not a certificate file (expected an object with "
+                               "problem, family and instances)")
+    return doc
+
+
 def load_certificates(problem: str, family: str, directory: Path | None = None) -> dict:
     """All stored entries of one ``(problem, family)``: ``{"n/index": entry}``."""
     path = certificate_path(problem, family, directory)
     if not path.exists():
         return {}
-    return json.loads(path.read_text())["instances"]
+    return read_certificate_file(path)["instances"]
 
 
 @contextlib.contextmanager
@@ -151,14 +174,30 @@ def _store(problem: str, family: str, key: str, entry: dict, directory: Path | N
 
 
 def verify_certificate(problem: str, family: str, key: str, entry: dict,
-                       G: nx.Graph | None = None) -> ReferenceResult:
-    """Re-check one stored entry (module docstring) and return it as a result; never re-solves."""
+                       G: nx.Graph | None = None, heuristic: bool = False) -> ReferenceResult:
+    """Re-check one stored entry (module docstring) and return it as a result; never re-solves.
+
+    ``heuristic``: also refute a bound (an "optimal" claim is a bound equal to the objective)
+    that a cheap search beats -- the greedy heuristic's solution
+    (:func:`g2s.heuristics.greedy`, ``O(E log V)``) is feasible, so ``OPT`` is at least as
+    good as it, and a lower bound on a cover above it (an upper bound on a cut below it) is
+    false -- and check a bound proven by the eigenvalue bound against that bound recomputed.
+    ``verify`` does this for every entry; a graph whose optimum is already known for free
+    (König, a generator's recorded cover) needs no search."""
     n, index = map(int, key.split("/"))
     G = instance_graph(family, n, index) if G is None else G
     where = f"{problem}/{family}/{key}"
     if graph_fingerprint(G) != entry["fingerprint"]:
         raise CertificateError(f"{where}: graph fingerprint changed (generator drifted)")
-    res = ReferenceResult.from_json({"problem": problem, **entry})
+    for k in ("objective", "bound"):
+        if not isinstance(entry.get(k), int) or isinstance(entry.get(k), bool):
+            raise CertificateError(f"{where}: {k} {entry.get(k)!r} is not an integer")
+    if not isinstance(entry.get("solution"), list):
+        raise CertificateError(f"{where}: solution {entry.get('solution')!r:.40} is not a list")
+    try:
+        res = ReferenceResult.from_json({"problem": problem, **entry})
+    except KeyError as exc:
+        raise CertificateError(f"{where}: no {exc.args[0]!r} field") from None
     try:
         value = check_solution(problem, G, res.solution)
     except ValueError as exc:
@@ -189,7 +228,28 @@ def verify_certificate(problem: str, family: str, key: str, entry: dict,
     for k_lo, k_hi in known:
         if lo > k_hi or hi < k_lo:
             raise CertificateError(f"{where}: [{lo}, {hi}] contradicts OPT in [{k_lo}, {k_hi}]")
+    if heuristic:
+        _refute_bound(problem, G, res, where, exact_known=any(a == b for a, b in known))
     return res
+
+
+def _refute_bound(problem: str, G: nx.Graph, res: ReferenceResult, where: str,
+                  exact_known: bool) -> None:
+    """:func:`verify_certificate`'s ``heuristic`` checks: the bound against the greedy
+    heuristic's objective and, when the eigenvalue bound proved it, against that bound."""
+    from g2s.heuristics import greedy
+    from g2s.reference.exact import max_cut_eigenvalue_bound
+    claim = "optimal" if res.status == "optimal" else "bound"
+    if not exact_known:
+        found = check_solution(problem, G, greedy(problem, G, seed=0))
+        if better(problem, found, res.bound):
+            raise CertificateError(f"{where}: {claim} {res.bound} is refuted by the greedy "
+                                   f"heuristic, which finds {found}")
+    if getattr(res, "bound_by", None) == "eigenvalue":
+        proven = max_cut_eigenvalue_bound(G)
+        if proven is None or res.bound < proven:
+            raise CertificateError(f"{where}: bound {res.bound} is credited to the eigenvalue "
+                                   f"bound, which proves {proven}")
 
 
 def _entry(G: nx.Graph, family: str, n: int, index: int, res: ReferenceResult,
@@ -327,24 +387,47 @@ def upgrade(problem: str, family: str, key: str, budget: float, seed: int = 0,
     return change
 
 
+_KEY = re.compile(r"[1-9][0-9]*/(0|[1-9][0-9]*)")
+
+
+def certificate_files(directory: Path | None = None) -> list[Path]:
+    """The certificate files (``*.json``) of a folder, sorted; :class:`CertificateError` when
+    the folder is missing, not a folder, or holds none (a mistyped path must not verify
+    nothing and succeed)."""
+    directory = Path(directory or CERTIFICATE_DIR)
+    if not directory.is_dir():
+        what = "is not a folder" if directory.exists() else "does not exist"
+        raise CertificateError(f"{directory}: {what}")
+    files = sorted(p for p in directory.glob("*.json") if p.is_file())
+    if not files:
+        raise CertificateError(f"{directory}: holds no certificate files (*.json)")
+    return files
+
+
 def verify_all(directory: Path | None = None) -> dict:
     """Re-check every stored certificate; ``{"problem/family": (checked, optimal)}``.
 
-    Raises :class:`CertificateError` listing every failure.
+    Raises :class:`CertificateError` on one line: how many failed, the first three.
     """
     directory = Path(directory or CERTIFICATE_DIR)
     summary, failures = {}, []
-    for path in sorted(directory.glob("*.json")):
-        doc = json.loads(path.read_text())
+    for path in certificate_files(directory):
+        doc = read_certificate_file(path)
         problem, family = doc["problem"], doc["family"]
         optimal = 0
         for key, entry in doc["instances"].items():
             try:
-                res = verify_certificate(problem, family, key, entry)
+                if not _KEY.fullmatch(key):
+                    raise CertificateError(f"{problem}/{family}/{key}: not an 'n/index' key")
+                res = verify_certificate(problem, family, key, entry, heuristic=True)
                 optimal += res.status == "optimal"
             except CertificateError as exc:
                 failures.append(str(exc))
+            except ValueError as exc:   # an unknown family, a size its generator refuses
+                failures.append(f"{problem}/{family}/{key}: {exc}")
         summary[f"{problem}/{family}"] = (len(doc["instances"]), optimal)
     if failures:
-        raise CertificateError(f"{len(failures)} certificate(s) failed:\n" + "\n".join(failures))
+        more = f"; and {len(failures) - 3} more" if len(failures) > 3 else ""
+        raise CertificateError(f"{len(failures)} certificate(s) failed: "
+                               + "; ".join(failures[:3]) + more)
     return summary

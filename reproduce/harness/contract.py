@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from g2s import argtypes
+from g2s.argtypes import OneLineParser
 from g2s.fsutil import atomic_write_bytes, atomic_write_json
 from g2s.fsutil import jsonable as _jsonable
 from reproduce.harness.engine import CONNECT_TIMEOUT_S, probe_scheduler, scheduler_address
@@ -37,18 +38,6 @@ DEFAULT_OUT = REPO_ROOT / "paper_figures"
 PROFILES = ("smoke", "ci", "paper")
 VERDICTS = ("confirmed", "qualified", "refuted", "seed-dependent", "undecided", "inconclusive",
             "uninformative", "not-reproduced", "pending", "recorded")
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Command-line errors as one line (``prog: error: ...``, exit 2), not a usage dump; no
-    abbreviated options (``--seed`` must not silently mean ``--seeds``)."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("allow_abbrev", False)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())}\n")
 
 
 def make_parser(name: str, description: str, seed: bool = True,
