@@ -17,7 +17,7 @@ from pathlib import Path
 __all__ = ["positive_int", "int_from_1_to", "nonnegative_int",
            "positive_float", "nonnegative_float",
            "probability", "seed", "boolean", "output_file", "output_dir", "SEED_MAX",
-           "available_cpus", "ThreadsAction", "OneLineParser"]
+           "available_cpus", "ThreadsAction", "WorkersAction", "OneLineParser"]
 
 #: seeds go to numpy, torch and CP-SAT; CP-SAT's ``random_seed`` is a signed 32-bit integer
 SEED_MAX = 2**31 - 1
@@ -131,6 +131,13 @@ class ThreadsAction(argparse.Action):
                   f"{cpus} CPU(s) this process may use; using {cpus}", file=sys.stderr)
             value = cpus
         setattr(namespace, self.dest, value)
+
+
+class WorkersAction(ThreadsAction):
+    """A count of worker processes (``--workers``; use with ``type=positive_int``), capped at
+    :func:`available_cpus` with the same one-line warning: a worker beyond the cores only
+    waits for one, and each holds its own copy of the imports and of its unit's graph
+    (``--workers 8`` on 2 CPUs started 8 workers holding 3.7 GB)."""
 
 
 def boolean(text: str) -> bool:

@@ -113,7 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="reproduce/train_all.py", description=__doc__.splitlines()[0])
     p.add_argument("--list", action="store_true", help="print the targets and exit")
     p.add_argument("--workers", type=argtypes.positive_int, default=1,
-                   help="trainings at once (default 1)")
+                   action=argtypes.WorkersAction,
+                   help="trainings at once (default 1; at most the CPUs this process may use)")
     p.add_argument("--only", nargs="+", default=None, choices=encoders, metavar="ENCODER",
                    help=f"only these encoders ({', '.join(encoders)})")
     p.add_argument("--models", nargs="+", default=None, metavar="TEXT",
@@ -144,9 +145,13 @@ def main(argv=None) -> int:
             and (args.only is None or t["encoder"] in args.only)
             and (args.models is None or any(m in t["path"].name for m in args.models))]
     if args.list:
-        for t in every:
-            print(f"{'done' if t['done'] else 'todo'}  {t['path'].name}  "
-                  f"(seed 0 took {t['minutes']:.0f} min)")
+        try:
+            for t in every:
+                print(f"{'done' if t['done'] else 'todo'}  {t['path'].name}  "
+                      f"(seed 0 took {t['minutes']:.0f} min)")
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped (``--list | head``): not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
     if args.scheduler:
