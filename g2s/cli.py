@@ -161,7 +161,7 @@ def _train(argv: list) -> dict:
     if args.out is None:
         raise CommandLineError("the following arguments are required: --out")
     resolve_device(args.device)
-    return train_mod.main(args=args)
+    return train_mod.main(args=args, parser=parser)
 
 
 def _default_threads(n: int) -> int:

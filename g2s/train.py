@@ -19,6 +19,7 @@ from g2s.graphs import FAMILIES
 from g2s.nn.model import ModelConfig
 from g2s.rl.config import TrainConfig
 from g2s.rl.dqn import train
+from g2s.rl.recipes import CUSTOM, RECIPES, resolve_recipe
 
 __all__ = ["build_parser", "main"]
 
@@ -36,7 +37,8 @@ def _field_comments(cls) -> dict:
     return out
 
 
-_CHOICES = {"problem": ("mvc", "maxcut", "mis"), "graphs": tuple(FAMILIES)}
+_CHOICES = {"problem": ("mvc", "maxcut", "mis"), "graphs": tuple(FAMILIES),
+            "validation": ("exact", "algorithm2"), "recipe": (*RECIPES, CUSTOM)}
 
 
 def training_size(text: str) -> int:
@@ -55,6 +57,9 @@ _TYPES = {"n": training_size, "iterations": argtypes.positive_int,
           "eps_decay": argtypes.positive_int, "replay_capacity": argtypes.positive_int,
           "n_envs": argtypes.positive_int, "warmup": argtypes.nonnegative_int,
           "target_update": argtypes.nonnegative_int, "grad_clip": argtypes.nonnegative_float,
+          "t_train_max": argtypes.nonnegative_int, "n_max": argtypes.nonnegative_int,
+          "select_every": argtypes.positive_int, "validation_n": argtypes.positive_int,
+          "validation_graphs": argtypes.positive_int,
           "keep_best": argtypes.boolean, "validate_every": argtypes.positive_int,
           "n_validation": argtypes.positive_int, "checkpoint_every": argtypes.positive_int,
           "checkpoint_seconds": argtypes.nonnegative_float, "seed": argtypes.seed}
@@ -76,6 +81,12 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     for f in fields(TrainConfig):
         flag = "--" + f.name.replace("_", "-")
         help_text = f"{docs.get(f.name, '')} (default: {f.default})"
+        if f.name == "recipe":  # None: the recipe the other flags match
+            p.add_argument(flag, default=None, choices=_CHOICES["recipe"], help=(
+                "the training recipe, which sets its fields (g2s.rl.recipes): " + "; ".join(
+                    f"{r.name}: {r.summary}" for r in RECIPES.values())
+                + f"; default: the one the other flags match, else {CUSTOM}"))
+            continue
         if f.type in ("bool", bool):
             p.add_argument(flag, type=argtypes.boolean, default=f.default, help=help_text,
                            metavar="{true,false}")
@@ -98,14 +109,25 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     return p
 
 
-def main(argv=None, args: argparse.Namespace | None = None) -> dict:
+def main(argv=None, args: argparse.Namespace | None = None,
+         parser: argparse.ArgumentParser | None = None) -> dict:
+    """Train from the command line ``argv`` (or already-parsed ``args`` of ``parser``)."""
     if args is None:
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.out is None:
             parser.error("the following arguments are required: --out")
+    values = {f.name: getattr(args, f.name) for f in fields(TrainConfig)}
+    parser = parser or build_parser()
+    try:
+        values = resolve_recipe(values, values["recipe"])
+    except ValueError as exc:
+        parser.error(str(exc))
+    if values["n_max"] and values["n_max"] <= values["n"]:
+        parser.error(f"argument --n-max: must exceed --n ({values['n']}) or be 0, "
+                     f"got {values['n_max']}")
     torch.set_num_threads(args.threads)
-    cfg = TrainConfig.from_dict({f.name: getattr(args, f.name) for f in fields(TrainConfig)})
+    cfg = TrainConfig.from_dict(values)
     meta = train(cfg, args.out, ModelConfig(encoder=args.encoder), resume=not args.no_resume,
                  progress=not args.no_progress)
     print(f"wrote {args.out}: {meta['iterations']} iterations, {meta['training_time_s']} s, "

@@ -64,7 +64,7 @@ def checkpoint_paths(directory=None) -> dict:
     ``directory`` (``--checkpoint-dir``, which may hold fewer seeds):
     ``{f"g2s_rnn_s{seed}": path}``, as :func:`baseline_paths` names the baselines'."""
     return shipped_seeds("g2s_rnn", PROBLEM, S.ER15,
-                         S.TRAIN_TARGETS[("g2s_rnn", PROBLEM, S.ER15)], directory)
+                         S.TRAIN_TARGETS[("g2s_rnn", PROBLEM, S.ER15, S.PAPER)], directory)
 
 
 def baseline_paths() -> dict:
@@ -72,7 +72,7 @@ def baseline_paths() -> dict:
     for the training seeds of ``settings.TRAIN_TARGETS``."""
     out = {}
     for b in S.BASELINES:
-        out.update(shipped_seeds(b, PROBLEM, S.ER15, S.TRAIN_TARGETS[(b, PROBLEM, S.ER15)]))
+        out.update(shipped_seeds(b, PROBLEM, S.ER15, S.TRAIN_TARGETS[(b, PROBLEM, S.ER15, S.PAPER)]))
     return out
 
 

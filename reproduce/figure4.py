@@ -52,7 +52,7 @@ def g2s_paths(problem: str, directory=None) -> dict:
     ``directory``): ``{f"g2s_rnn_s{seed}": path}`` (the paper plots one curve; we plot the
     seed mean and decide on all seeds)."""
     return shipped_seeds("g2s_rnn", problem, S.ER15,
-                         S.TRAIN_TARGETS[("g2s_rnn", problem, S.ER15)], directory)
+                         S.TRAIN_TARGETS[("g2s_rnn", problem, S.ER15, S.PAPER)], directory)
 
 
 def baseline_paths(problem: str) -> dict:

@@ -1,10 +1,13 @@
 """Train every checkpoint the figures need that is not shipped yet (resumable).
 
 The targets come from :data:`reproduce.harness.settings.TRAIN_TARGETS`: for each (encoder, problem,
-training set), the training seeds a verdict should rest on (at least three for every
+training set, recipe), the training seeds a verdict should rest on (at least three for every
 model).  Each missing checkpoint is trained with ``g2s train`` using the training configuration
-of its shipped seed-0 sibling (read from that checkpoint's JSON sidecar) with only the seed
-changed, written where :func:`g2s.nn.checkpoints.checkpoint_path` says.  ``g2s train`` resumes
+of its shipped seed-0 sibling of the shipped recipe (read from that checkpoint's JSON sidecar)
+with the recipe's settings applied (:func:`g2s.rl.recipes.resolve_recipe`) and only the seed
+changed, written where :func:`g2s.nn.checkpoints.checkpoint_path` says.  G2S-RNN comes first,
+seed by seed across models and recipes (seed 0 of every one before seed 1 of any, MVC on ER-15
+first), so an unfinished round still compares the recipes on equal numbers of seeds.  ``g2s train`` resumes
 from ``OUT.resume.pt``, so a killed run continues where it stopped; finished checkpoints are
 skipped.  Trainings run one after another (``--workers N`` runs N at once); ``--scheduler
 ADDRESS`` sends each training to a Dask cluster as one job (``--scheduler local``: a
@@ -44,6 +47,7 @@ if not __package__:  # run as python reproduce/train_all.py
 
 from g2s import argtypes  # noqa: E402
 from g2s.nn.checkpoints import checkpoint_path  # noqa: E402
+from g2s.rl.recipes import RECIPES, resolve_recipe  # noqa: E402
 from reproduce.common import OneLineParser  # noqa: E402
 from reproduce.harness import settings as S  # noqa: E402
 from reproduce.harness.engine import (  # noqa: E402
@@ -69,18 +73,23 @@ def _finished(path: Path) -> bool:
 
 
 def targets() -> list[dict]:
-    """Every (encoder, problem, trained_on, seed) of TRAIN_TARGETS, with its template config."""
+    """Every (encoder, problem, trained_on, recipe, seed) of TRAIN_TARGETS, with its config:
+    the shipped seed-0 sibling's, with the recipe applied."""
     out = []
-    for (encoder, problem, trained_on), seeds in S.TRAIN_TARGETS.items():
+    order = list(RECIPES)
+    for (encoder, problem, trained_on, recipe), seeds in S.TRAIN_TARGETS.items():
         template = checkpoint_path(encoder, problem, trained_on, 0).with_suffix(".json")
         meta = json.loads(template.read_text())
+        config = resolve_recipe({**meta["train_config"], "recipe": recipe}, recipe)
         for seed in seeds:
-            path = checkpoint_path(encoder, problem, trained_on, seed)
+            path = checkpoint_path(encoder, problem, trained_on, seed, recipe=recipe)
             out.append({"encoder": encoder, "problem": problem, "trained_on": trained_on,
-                        "seed": seed, "path": path, "config": meta["train_config"],
+                        "recipe": recipe, "seed": seed, "path": path, "config": config,
                         "minutes": meta.get("training_time_s", 0) / 60,
                         "done": _finished(path) or _finished(held(path))})
-    return sorted(out, key=lambda t: (t["done"], t["encoder"] != "g2s_rnn", t["minutes"]))
+    return sorted(out, key=lambda t: (t["done"], t["encoder"] != "g2s_rnn", t["seed"],
+                                      (t["problem"], t["trained_on"]) != ("mvc", S.ER15),
+                                      order.index(t["recipe"]), t["minutes"]))
 
 
 def command(t: dict) -> list[str]:
@@ -109,7 +118,7 @@ def _niceness(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    encoders = sorted({encoder for encoder, _, _ in S.TRAIN_TARGETS})
+    encoders = sorted({encoder for encoder, *_ in S.TRAIN_TARGETS})
     p = OneLineParser(prog="reproduce/train_all.py", description=__doc__.splitlines()[0])
     p.add_argument("--list", action="store_true", help="print the targets and exit")
     p.add_argument("--workers", type=argtypes.positive_int, default=1,
@@ -120,6 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--models", nargs="+", default=None, metavar="TEXT",
                    help="only the targets whose checkpoint name contains one of these (e.g. "
                         "mvc_er15: the model most figures read, trained first)")
+    p.add_argument("--recipes", nargs="+", default=None, choices=list(RECIPES),
+                   metavar="RECIPE",
+                   help="only these training recipes (" + ", ".join(
+                       f"{r.name}: {r.summary}" for r in RECIPES.values()) + ")")
     p.add_argument("--nice", type=_niceness, default=0,
                    help=f"run trainings at this niceness ({NICE_RANGE[0]} to {NICE_RANGE[1]}, "
                         "default 0)")
@@ -143,6 +156,7 @@ def main(argv=None) -> int:
                          f"{unknown[0][:40]!r}")
     todo = [t for t in every if not t["done"]
             and (args.only is None or t["encoder"] in args.only)
+            and (args.recipes is None or t["recipe"] in args.recipes)
             and (args.models is None or any(m in t["path"].name for m in args.models))]
     if args.list:
         try:

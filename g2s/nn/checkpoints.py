@@ -1,7 +1,7 @@
 """The registry of trained models shipped with the package: names, listing, defaults, loading.
 
-One checkpoint is one trained model, identified by four things and stored as
-``CHECKPOINT_DIR / "{encoder}_{problem}_{trained_on}_s{seed}.pt"`` (weights and metadata,
+One checkpoint is one trained model, identified by five things and stored as
+``CHECKPOINT_DIR / "{encoder}_{problem}_{trained_on}[_{recipe}]_s{seed}.pt"`` (weights and metadata,
 loadable with ``torch.load(..., weights_only=True)``) next to a JSON sidecar with the same
 metadata (model config, training config, validation curve):
 
@@ -9,6 +9,8 @@ metadata (model config, training config, validation curve):
 * ``problem``: ``mvc``, ``maxcut`` or ``mis``;
 * ``trained_on``: the training set, the graph family and size (:func:`training_set`), e.g.
   ``er15`` (Section 5), ``bipartite20`` (Figure 2), ``planted15`` (Appendix D.2);
+* ``recipe``: the training recipe (:data:`g2s.rl.recipes.RECIPES`); the shipped recipe,
+  ``paper``, keeps the names it was first shipped under, with no tag;
 * ``seed``: the training seed.
 
 :func:`checkpoint_path` is the only place that builds a file name; every script and test asks
@@ -40,8 +42,11 @@ MAX_ROLLOUT_CELLS = 2**28
 
 CHECKPOINT_DIR = Path(__file__).resolve().parents[1] / "checkpoints"
 _DEFAULTS = "defaults.json"
-_NAME = re.compile(r"^(?P<encoder>\w+?)_(?P<problem>mvc|maxcut|mis)_(?P<trained_on>[a-z_]+\d+)"
-                   r"_s(?P<seed>\d+)\.pt$")
+_NAME = re.compile(r"^(?P<encoder>\w+?)_(?P<problem>mvc|maxcut|mis)_(?P<trained_on>[a-z_]+?\d+)"
+                   r"(?:_(?P<recipe>[a-z][a-z0-9]*))?_s(?P<seed>\d+)\.pt$")
+#: the recipe whose files carry no recipe tag (:data:`g2s.rl.recipes.PAPER`; kept here as text
+#: so listing checkpoints needs no torch)
+UNTAGGED_RECIPE = "paper"
 
 
 class CheckpointId(NamedTuple):
@@ -50,6 +55,7 @@ class CheckpointId(NamedTuple):
     problem: str
     trained_on: str
     seed: int
+    recipe: str = UNTAGGED_RECIPE
 
 
 def training_set(graphs: str, n: int) -> str:
@@ -58,13 +64,18 @@ def training_set(graphs: str, n: int) -> str:
 
 
 def checkpoint_path(encoder: str, problem: str, trained_on: str = "er15", seed: int = 0,
-                    directory: str | Path | None = None) -> Path:
-    """Where the checkpoint of ``(encoder, problem, trained_on, seed)`` lives (present or not).
+                    directory: str | Path | None = None,
+                    recipe: str = UNTAGGED_RECIPE) -> Path:
+    """Where the checkpoint of ``(encoder, problem, trained_on, recipe, seed)`` lives (present
+    or not).
 
     ``directory`` replaces :data:`CHECKPOINT_DIR` (e.g. ``CHECKPOINT_DIR / "early20k"``).
     """
     folder = CHECKPOINT_DIR if directory is None else Path(directory)
-    return folder / f"{encoder}_{problem}_{trained_on}_s{int(seed)}.pt"
+    tag = "" if recipe == UNTAGGED_RECIPE else f"_{recipe}"
+    if tag and not re.fullmatch(r"[a-z][a-z0-9]*", recipe):
+        raise ValueError(f"recipe {recipe!r}: a recipe name is lower-case letters and digits")
+    return folder / f"{encoder}_{problem}_{trained_on}{tag}_s{int(seed)}.pt"
 
 
 def shipped(directory: str | Path | None = None) -> dict[CheckpointId, Path]:
@@ -74,7 +85,8 @@ def shipped(directory: str | Path | None = None) -> dict[CheckpointId, Path]:
     for path in sorted(folder.glob("*.pt")):
         m = _NAME.match(path.name)
         if m:
-            out[CheckpointId(m["encoder"], m["problem"], m["trained_on"], int(m["seed"]))] = path
+            out[CheckpointId(m["encoder"], m["problem"], m["trained_on"], int(m["seed"]),
+                             m["recipe"] or UNTAGGED_RECIPE)] = path
     return out
 
 

@@ -10,18 +10,22 @@ the max running over the candidates of ``S + a`` (zero when ``S + a`` is termina
 Paper settings are the defaults: Adam, learning rate 1e-3, epsilon 1.0 -> 0.05 linearly over
 10,000 iterations, 100,000 iterations, ``T = 5``, ER graphs with 15 vertices and ``p = 0.15``.
 
-Options added to make training work, each off or neutral by default unless stated:
-``target_update`` (0: targets use the current weights, as Eq. (4) is written; k > 0: a target
-network copied every k iterations), ``grad_clip`` (0: none), and ``keep_best`` (default on:
-the shipped weights are those with the best validation ratio, measured every
-``validate_every`` iterations on fixed ER graphs solved exactly by enumeration; the JSON
-records both the best and the final validation ratio).  The default stays as Eq. (4) is
-written.
+Options added to make training work, each off or neutral by default (the shipped recipe,
+``paper`` of :mod:`g2s.rl.recipes`; the other recipes set them): ``target_update`` (0: targets
+use the current weights, as Eq. (4) is written; k > 0: a target network copied every k
+iterations), ``t_train_max`` (0: ``T = T_train`` at every step; k: ``T`` uniform on ``1..k``,
+drawn once per iteration for acting and learning), ``n_max`` (training graph sizes uniform on
+``n..n_max``), ``grad_clip`` (0: none), and the validation that selects the shipped weights
+(:mod:`g2s.rl.validation`): ``exact`` (the greedy policy at ``T_train`` on fixed graphs of the
+training size solved by enumeration, every ``validate_every`` iterations; ties go to the
+latest) or ``algorithm2`` (Algorithm 2 on larger graphs of the training family every
+``select_every`` iterations; the exact curve is still recorded).  The JSON records the curves,
+the best and the final validation ratio.
 
 :func:`train` is the loop; each iteration acts (:func:`g2s.rl.qstep.act`, one step of every
 episode through :class:`g2s.rl.env.VertexSelectionEnv`), learns (:func:`g2s.rl.qstep.learn`),
-and at its intervals validates (:func:`_validate`, the greedy rollout of :mod:`g2s.evaluate`
-against the enumerated optimum) and saves a resume point (:mod:`g2s.rl.resume`, atomic).
+and at its intervals validates (:mod:`g2s.rl.validation`) and saves a resume point
+(:mod:`g2s.rl.resume`, atomic).
 
 Resume points are written every ``checkpoint_every`` iterations, every ``checkpoint_seconds``
 of wall time, and when the run gets SIGINT (Ctrl-C) or SIGTERM (model, optimiser, curve, RNG
@@ -42,18 +46,13 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-import networkx as nx
 import numpy as np
 import torch
 from tqdm import tqdm
 
-from g2s.algorithm2.literal import greedy_rollout
 from g2s.fsutil import atomic_write_text
-from g2s.graphs import as_rng, instance_seed, make_graph
-from g2s.nn.batch import batch_edge_arrays, edge_array
+from g2s.graphs import as_rng
 from g2s.nn.model import ModelConfig, QModel, build_model
-from g2s.problems import approximation_ratio, objective
-from g2s.reference.exact import optimum_by_enumeration
 from g2s.rl.config import TrainConfig
 from g2s.rl.qstep import act, learn, td_loss
 from g2s.rl.replay import ReplayBuffer
@@ -63,42 +62,17 @@ from g2s.rl.resume import (
     load_resume,
     save_atomic,
 )
+from g2s.rl.validation import (
+    algorithm2_validation_set,
+    exact_validation_set,
+    greedy_objectives,
+    validate_algorithm2,
+    validate_exact,
+)
 
 __all__ = ["TrainingInterrupted", "check_resume_config", "greedy_objectives", "train"]
 
 _td_loss = td_loss  # the name tests/g2s/test_baselines.py and benchmarks/bench_baselines.py use
-
-
-@torch.no_grad()
-def greedy_objectives(model: QModel, problem: str, graphs: list, T: int,
-                      device="cpu") -> np.ndarray:
-    """Objective of the greedy policy of ``model`` at depth ``T`` on each ``(n, edges)`` graph:
-    :func:`g2s.algorithm2.literal.greedy_rollout`, the rollout Algorithm 2 runs, one graph at a
-    time."""
-    dtype = next(model.parameters()).dtype
-    out = []
-    for n, edges in graphs:
-        batch = batch_edge_arrays([(n, edges)], device=device, dtype=dtype)
-        S = torch.nonzero(greedy_rollout(model, problem, batch, T)).squeeze(1).tolist()
-        G = nx.Graph()
-        G.add_nodes_from(range(n))
-        G.add_edges_from(map(tuple, edges.tolist()))
-        out.append(objective(problem, G, S))
-    return np.asarray(out, dtype=float)
-
-
-def _validation_set(cfg: TrainConfig):
-    graphs = [edge_array(make_graph(cfg.graphs, cfg.n, seed=instance_seed(
-        cfg.graphs, cfg.n, i, base=987_654))) for i in range(cfg.n_validation)]
-    opt = np.array([optimum_by_enumeration(cfg.problem, n, e) for n, e in graphs], dtype=float)
-    return graphs, opt
-
-
-def _validate(model: QModel, cfg: TrainConfig, T: int, validation, device) -> float:
-    """Mean approximation ratio of the greedy policy on the fixed validation graphs."""
-    graphs, opt = validation
-    values = greedy_objectives(model, cfg.problem, graphs, T, device)
-    return float(np.mean([approximation_ratio(cfg.problem, v, o) for v, o in zip(values, opt)]))
 
 
 def _keep_best(best: dict | None, iteration: int, ratio: float, model: QModel) -> dict:
@@ -158,8 +132,14 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
         best = st.get("best")
         # a resume point saved before segments were recorded: its past as one unknown segment
         segments = list(st.get("segments") or [_segment(0, start, elapsed, None, None, None)])
+        selection = st.get("selection_curve", [])
+        vset = st.get("validation_set")
+    else:
+        selection, vset = [], None
     target = copy.deepcopy(model) if cfg.target_update > 0 else model
-    validation = _validation_set(cfg)
+    validation = exact_validation_set(cfg)
+    if cfg.validation == "algorithm2" and vset is None:
+        vset = algorithm2_validation_set(cfg)
     buf = ReplayBuffer(cfg.replay_capacity)
     envs = [None] * cfg.n_envs
     losses, t0 = [], time.time()
@@ -174,19 +154,27 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
     it = start
     for it in bar:
         eps = max(cfg.eps_end, cfg.eps_start - (cfg.eps_start - cfg.eps_end) * it / cfg.eps_decay)
-        envs = act(model, cfg, mcfg.T_train, envs, eps, rng, buf, dev)
-        loss = learn(model, target, opt, cfg, mcfg.T_train, buf, rng, dev)
+        T = mcfg.T_train if cfg.t_train_max == 0 else int(rng.integers(1, cfg.t_train_max + 1))
+        envs = act(model, cfg, T, envs, eps, rng, buf, dev)
+        loss = learn(model, target, opt, cfg, T, buf, rng, dev)
         if loss is not None:
             losses.append(loss)
         if cfg.target_update > 0 and (it + 1) % cfg.target_update == 0:
             target.load_state_dict(model.state_dict())
         if (it + 1) % cfg.validate_every == 0 or it + 1 == cfg.iterations:
-            ratio = _validate(model, cfg, mcfg.T_train, validation, dev)
+            ratio = validate_exact(model, cfg, mcfg.T_train, validation, dev)
             curve.append({"iteration": it + 1, "val_ratio": ratio,
                           "loss": float(np.mean(losses)) if losses else None})
             losses = []
             bar.set_postfix(val=f"{ratio:.4f}", eps=f"{eps:.2f}")
-            best = _keep_best(best, it + 1, ratio, model)
+            if cfg.validation == "exact":
+                best = _keep_best(best, it + 1, ratio, model)
+        if cfg.validation == "algorithm2" and (
+                (it + 1) % cfg.select_every == 0 or it + 1 == cfg.iterations):
+            point = validate_algorithm2(model, cfg, mcfg.T_max, vset, dev)
+            selection.append({"iteration": it + 1, **point})
+            bar.set_postfix(val=f"{ratio:.4f}", alg2=f"{point['val_ratio']:.4f}")
+            best = _keep_best(best, it + 1, point["val_ratio"], model)
         timed = cfg.checkpoint_seconds > 0 and time.monotonic() - last_save >= \
             cfg.checkpoint_seconds
         if stop or timed or (it + 1) % cfg.checkpoint_every == 0 or it + 1 == cfg.iterations:
@@ -195,6 +183,7 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
                                "iteration": it + 1, "best": best,
                                "elapsed_s": elapsed + time.time() - t0,
                                "segments": history(it + 1),
+                               "selection_curve": selection, "validation_set": vset,
                                "train_config": asdict(cfg), "model_config": mcfg.to_dict()})
             last_save = time.monotonic()
         if stop:
@@ -203,7 +192,7 @@ def _train(cfg: TrainConfig, out: str | Path, model_config: ModelConfig | None, 
             raise TrainingInterrupted(f"{name}: resume point saved at iteration {it + 1} to "
                                       f"{state_path}; rerun the command to continue", stop[0])
     return _write_checkpoint(out, model, cfg, mcfg, curve, best, elapsed + time.time() - t0,
-                             history(max(cfg.iterations, start)))
+                             history(max(cfg.iterations, start)), selection, vset)
 
 
 def _segment(first: int, last: int, seconds: float, started: str | None,
@@ -217,7 +206,8 @@ def _segment(first: int, last: int, seconds: float, started: str | None,
 
 def _write_checkpoint(out: Path, model: QModel, cfg: TrainConfig, mcfg: ModelConfig,
                       curve: list, best: dict | None, elapsed: float,
-                      segments: list | None = None) -> dict:
+                      segments: list | None = None, selection: list | None = None,
+                      vset: dict | None = None) -> dict:
     """Write the trained model (the best-validation weights under ``keep_best``) and its JSON
     sidecar, both atomically; return the metadata."""
     chosen = best if (cfg.keep_best and best is not None) else None
@@ -228,6 +218,11 @@ def _write_checkpoint(out: Path, model: QModel, cfg: TrainConfig, mcfg: ModelCon
             "best_val_ratio": best["val_ratio"] if best else None,
             "final_val_ratio": curve[-1]["val_ratio"] if curve else None,
             "torch_version": str(torch.__version__), "segments": segments or []}
+    meta["recipe"], meta["validation"] = cfg.recipe, cfg.validation
+    if cfg.validation == "algorithm2":   # the curve that selected, and its yardstick
+        meta.update({"selection_curve": selection or [], "validation_set": vset,
+                     "final_val_ratio": selection[-1]["val_ratio"] if selection else None,
+                     "exact_final_val_ratio": curve[-1]["val_ratio"] if curve else None})
     state = chosen["state"] if chosen else model.state_dict()
     save_atomic(out, {"state_dict": {k: v.cpu() for k, v in state.items()}, "meta": meta})
     atomic_write_text(out.with_suffix(".json"), json.dumps(meta, indent=1) + "\n")

@@ -54,11 +54,13 @@ def td_loss(model, target_model, problem, samples, T, device):
 def act(model: QModel, cfg: TrainConfig, T: int, episodes: list, eps: float, rng,
          buf: ReplayBuffer, device) -> list:
     """One epsilon-greedy step in each of the ``n_envs`` training episodes (a fresh training
-    graph where the last one ended), through :class:`g2s.rl.env.VertexSelectionEnv`; the
+    graph where the last one ended: ``n`` vertices, or uniform on ``n..n_max`` when
+    ``n_max > n``), through :class:`g2s.rl.env.VertexSelectionEnv`; the
     transitions go to ``buf``.  Returns the episodes, ``None`` where one ended."""
     for k in range(cfg.n_envs):
         if episodes[k] is None:
-            g = edge_array(make_graph(cfg.graphs, cfg.n, seed=rng))
+            n = cfg.n if cfg.n_max <= cfg.n else int(rng.integers(cfg.n, cfg.n_max + 1))
+            g = edge_array(make_graph(cfg.graphs, n, seed=rng))
             episodes[k] = (g, np.zeros(g[0], dtype=bool))
     batch = batch_edge_arrays([e[0] for e in episodes], device=device)
     env = VertexSelectionEnv(cfg.problem, batch,

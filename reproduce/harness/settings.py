@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from g2s.graphs import SIZE_LADDER
 from g2s.nn.checkpoints import checkpoint_path
+from g2s.rl.recipes import PAPER, RECIPES
 
 # ----------------------------------------------------------------------------- evaluation grid
 #: profile -> (sizes, graphs per size) of Figures 2, 3, 4 and 6 (the deterministic families,
@@ -58,22 +59,37 @@ TRAIN_SEEDS = (0, 1, 2)
 #: unit of replication: ten seeds per model, so "k of n seeds hold" has an interval narrow
 #: enough to tell a recipe that typically works from one that works for a lucky seed
 G2S_TRAIN_SEEDS = tuple(range(10))
-TRAIN_TARGETS = {
-    **{("g2s_rnn", "mvc", t): G2S_TRAIN_SEEDS for t in (ER15, BIPARTITE20, PLANTED15)},
-    **{("g2s_rnn", p, ER15): G2S_TRAIN_SEEDS for p in ("maxcut", "mis")},
-    **{(b, "mvc", t): TRAIN_SEEDS for b in BASELINES for t in (ER15, BIPARTITE20)},
-    # Figure 4's baselines (fig4-g2s-vs-baselines compares G2S-RNN with each of them)
-    **{(b, p, ER15): TRAIN_SEEDS for b in BASELINES for p in ("maxcut", "mis")},
-    ("s2v", "mvc", PLANTED15): TRAIN_SEEDS,
+#: the recipes besides the shipped one (:data:`g2s.rl.recipes.RECIPES`) and their seeds: ten
+#: of A', B and C for the model most claims read (MVC on ER-15); five of B and C for max cut and
+#: MIS; five of C for MVC on bipartite-20; three of the diagnostic D for max cut and MIS
+RECIPE_TRAIN_SEEDS = {
+    **{("mvc", ER15, r): G2S_TRAIN_SEEDS for r in ("selected", "tvaried", "target")},
+    **{(p, ER15, r): tuple(range(5)) for p in ("maxcut", "mis") for r in ("tvaried", "target")},
+    ("mvc", BIPARTITE20, "target"): tuple(range(5)),
+    **{(p, ER15, "sizes"): TRAIN_SEEDS for p in ("maxcut", "mis")},
 }
-#: G2S-RNN training seeds per (problem, training set), from :data:`TRAIN_TARGETS` (one source:
-#: before, this table still said one seed for the bipartite-20 model after three were shipped).
-#: Curves over several seeds plot their mean with the per-seed spread; the paper shows one
-#: curve per model.
-#: Only the seeds whose checkpoint is shipped: while :data:`G2S_TRAIN_SEEDS` are being trained,
-#: the figures use the seeds that exist (each JSON records which).
-G2S_SEEDS = {(p, t): tuple(s for s in seeds if checkpoint_path(enc, p, t, s).exists())
-             for (enc, p, t), seeds in TRAIN_TARGETS.items() if enc == "g2s_rnn"}
+#: every trained model the figures need: (encoder, problem, training set, recipe) -> seeds
+TRAIN_TARGETS = {
+    **{("g2s_rnn", "mvc", t, PAPER): G2S_TRAIN_SEEDS for t in (ER15, BIPARTITE20, PLANTED15)},
+    **{("g2s_rnn", p, ER15, PAPER): G2S_TRAIN_SEEDS for p in ("maxcut", "mis")},
+    **{(b, "mvc", t, PAPER): TRAIN_SEEDS for b in BASELINES for t in (ER15, BIPARTITE20)},
+    # Figure 4's baselines (fig4-g2s-vs-baselines compares G2S-RNN with each of them)
+    **{(b, p, ER15, PAPER): TRAIN_SEEDS for b in BASELINES for p in ("maxcut", "mis")},
+    ("s2v", "mvc", PLANTED15, PAPER): TRAIN_SEEDS,
+    **{("g2s_rnn", p, t, r): seeds for (p, t, r), seeds in RECIPE_TRAIN_SEEDS.items()},
+}
+#: G2S-RNN training seeds per (problem, training set, recipe), from :data:`TRAIN_TARGETS`:
+#: only the seeds whose checkpoint is shipped (while seeds are being trained, the figures use
+#: those that exist; each JSON records which)
+G2S_RECIPE_SEEDS = {(p, t, r): tuple(s for s in seeds
+                                     if checkpoint_path(enc, p, t, s, recipe=r).exists())
+                    for (enc, p, t, r), seeds in TRAIN_TARGETS.items() if enc == "g2s_rnn"}
+#: the recipes each (problem, training set) of G2S-RNN has targets for, the shipped one first
+G2S_RECIPES = {(p, t): tuple(r for r in RECIPES if (p, t, r) in G2S_RECIPE_SEEDS)
+               for (p, t, _r) in G2S_RECIPE_SEEDS}
+#: G2S-RNN training seeds per (problem, training set) of the shipped recipe.  Curves over
+#: several seeds plot their mean with the per-seed spread; the paper shows one curve per model.
+G2S_SEEDS = {(p, t): seeds for (p, t, r), seeds in G2S_RECIPE_SEEDS.items() if r == PAPER}
 #: the WL embedding costs ~n^2.7 per forward pass; the paper, too, restricts it to small sizes
 WL_EMBED_MAX = {"smoke": 50, "ci": 100, "paper": 200, "scale": 200}
 #: the classical heuristics plotted per problem (Section 5.1: greedy, list, matching for MVC;

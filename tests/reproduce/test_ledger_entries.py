@@ -63,7 +63,7 @@ def test_appendix_d3_uses_every_planted_seed():
     from reproduce.harness.grid import seeds_by_model, shipped_seeds
     d3 = _json("appendix_d3")
     shipped = {kind: seeds_by_model(shipped_seeds(enc, "mvc", on,
-                                                  S.TRAIN_TARGETS[(enc, "mvc", on)]))[enc]
+                                                  S.TRAIN_TARGETS[(enc, "mvc", on, S.PAPER)]))[enc]
                for kind, (enc, on) in S.D3_PLANTED.items()}
     assert len(shipped["planted_g2s"]) == len(S.D3_SEEDS)      # ten seeds of each G2S-RNN
     want = sorted(f"{kind}_s{seed}" for kind, seeds in shipped.items() for seed in seeds)
