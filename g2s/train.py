@@ -51,7 +51,7 @@ def training_size(text: str) -> int:
 
 #: the parser's check of each TrainConfig field (argparse ``type=``): a bad value exits 2 with
 #: a message naming the flag, before any file is written
-_TYPES = {"n": training_size, "iterations": argtypes.positive_int,
+_TYPES = {"n": training_size, "iterations": argtypes.nonnegative_int,
           "batch_size": argtypes.positive_int, "lr": argtypes.positive_float,
           "eps_start": argtypes.probability, "eps_end": argtypes.probability,
           "eps_decay": argtypes.positive_int, "replay_capacity": argtypes.positive_int,
@@ -130,9 +130,12 @@ def main(argv=None, args: argparse.Namespace | None = None,
     cfg = TrainConfig.from_dict(values)
     meta = train(cfg, args.out, ModelConfig(encoder=args.encoder), resume=not args.no_resume,
                  progress=not args.no_progress)
-    print(f"wrote {args.out}: {meta['iterations']} iterations, {meta['training_time_s']} s, "
-          f"best val ratio {meta['best_val_ratio']:.4f} at {meta['selected_iteration']}, "
-          f"final {meta['final_val_ratio']:.4f}")
+    if meta["best_val_ratio"] is None:   # no validation ran: zero iterations
+        print(f"wrote {args.out}: the initial weights of seed {meta['seed']} (0 iterations)")
+    else:
+        print(f"wrote {args.out}: {meta['iterations']} iterations, {meta['training_time_s']} s, "
+              f"best val ratio {meta['best_val_ratio']:.4f} at {meta['selected_iteration']}, "
+              f"final {meta['final_val_ratio']:.4f}")
     return meta
 
 

@@ -57,7 +57,8 @@ TRAINED_ON = {"er": S.ER15, "bipartite": S.BIPARTITE20}
 TITLES = {"er": "Erdos-Renyi (p = 0.15), trained on ER-15",
           "bipartite": "random bipartite (p = 0.75), trained on bipartite-20"}
 #: the G2S-RNN seeds per family (those of ``settings.TRAIN_TARGETS``; absent ones are skipped)
-G2S_SEEDS = {f: S.TRAIN_TARGETS[("g2s_rnn", PROBLEM, tag, S.PAPER)] for f, tag in TRAINED_ON.items()}
+G2S_SEEDS = {f: S.TRAIN_TARGETS[("g2s_rnn", PROBLEM, tag, S.PAPER)]
+             for f, tag in TRAINED_ON.items()}
 #: "generalizes well": the worst plotted mean ratio over the sizes run is at most this (the
 #: paper's "within 10%" of Figure 3)
 GOOD = S.WITHIN_10PCT

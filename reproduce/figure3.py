@@ -72,7 +72,8 @@ def baseline_paths() -> dict:
     for the training seeds of ``settings.TRAIN_TARGETS``."""
     out = {}
     for b in S.BASELINES:
-        out.update(shipped_seeds(b, PROBLEM, S.ER15, S.TRAIN_TARGETS[(b, PROBLEM, S.ER15, S.PAPER)]))
+        out.update(shipped_seeds(b, PROBLEM, S.ER15,
+                                 S.TRAIN_TARGETS[(b, PROBLEM, S.ER15, S.PAPER)]))
     return out
 
 

@@ -19,7 +19,7 @@ class TrainConfig:
     problem: str = "mvc"          # mvc | maxcut | mis
     graphs: str = "er"            # training graph family (g2s.graphs.FAMILIES)
     n: int = 15                   # training graph size (Section 5: 15 for ER, 20 for bipartite)
-    iterations: int = 100_000     # gradient steps (Section 5: 100,000)
+    iterations: int = 100_000     # gradient steps (Section 5: 100,000; 0: the initial weights)
     batch_size: int = 64          # transitions per gradient step
     lr: float = 1e-3              # Adam learning rate (Section 5)
     eps_start: float = 1.0        # exploration probability at iteration 0 (Section 5)

@@ -24,6 +24,9 @@ implementation's):
   varied both during training and testing", with Section 5's truncation at 5 as its cap.
 * ``target`` (C) -- ``tvaried`` with a target network copied every 1,000 iterations, the period
   of S2V-DQN (Dai et al., 2017), the paper's closest relative; the paper is silent on targets.
+* ``untrained`` (the learning null) -- the random weights seed s's training starts from, with
+  no training at all (``iterations = 0``), under the same Algorithm 2: what the search over
+  ``T = 1..15`` achieves without learning, so a figure tells what training adds.
 * ``sizes`` (D, a diagnostic beyond the paper) -- ``target`` with training graphs of 15 to 60
   vertices drawn uniformly per episode (the paper trains on one size); for max cut and MIS,
   whose verdicts at larger sizes might come from training on 15 vertices only.
@@ -35,8 +38,8 @@ from dataclasses import dataclass, field, fields
 
 from g2s.rl.config import TrainConfig
 
-__all__ = ["Recipe", "RECIPES", "PAPER", "CUSTOM", "recipe", "recipe_names", "SELECTION",
-           "GOVERNED", "resolve_recipe", "recipe_of"]
+__all__ = ["Recipe", "RECIPES", "PAPER", "UNTRAINED", "PAPER_READINGS", "CUSTOM", "recipe",
+           "recipe_names", "SELECTION", "GOVERNED", "resolve_recipe", "recipe_of"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class Recipe:
     summary: str         # one line for legends and --help
     settings: dict = field(default_factory=dict)  # TrainConfig fields the recipe sets
     paper_allows: bool = True  # False: a diagnostic beyond the paper's readings
+    trained: bool = True  # False: zero training iterations (the learning null)
 
 
 #: the validation that can see (every recipe but ``paper``): Algorithm 2 at T = 1..T_max on
@@ -54,6 +58,9 @@ SELECTION = {"validation": "algorithm2", "select_every": 5000, "validation_n": 5
              "validation_graphs": 32}
 
 PAPER = "paper"
+#: the learning null: the architecture with the random weights training seed s starts from,
+#: under the same Algorithm 2 (zero training iterations)
+UNTRAINED = "untrained"
 #: the ``recipe`` of a run whose settings match no recipe of the table (a user's own run)
 CUSTOM = "custom"
 RECIPES: dict[str, Recipe] = {r.name: r for r in (
@@ -67,7 +74,12 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in (
     Recipe("sizes", "D", "C + training graphs of 15-60 vertices (diagnostic)",
            {**SELECTION, "t_train_max": 5, "target_update": 1000, "n_max": 60},
            paper_allows=False),
+    Recipe(UNTRAINED, "untrained", "the initial weights of seed s, never trained (the null)",
+           {"iterations": 0}, paper_allows=False, trained=False),
 )}
+#: the recipes that read the paper's training procedure (the shipped one and the variants it
+#: allows); a verdict is recipe-robust when it is the same under each of them
+PAPER_READINGS = tuple(r.name for r in RECIPES.values() if r.paper_allows)
 
 
 def recipe_names() -> tuple[str, ...]:
@@ -83,19 +95,26 @@ def recipe(name: str) -> Recipe:
                          f"{', '.join(RECIPES)}") from None
 
 
-#: every TrainConfig field some recipe sets
-GOVERNED = tuple(sorted({k for r in RECIPES.values() for k in r.settings}))
+#: every TrainConfig field some trained recipe sets (the untrained one sets the iteration
+#: count to 0; a trained recipe takes any positive count: a baseline may train longer)
+GOVERNED = tuple(sorted({k for r in RECIPES.values() if r.trained for k in r.settings}))
 _DEFAULTS = {f.name: f.default for f in fields(TrainConfig)}
 
 
 def _expected(r: Recipe) -> dict:
-    return {k: r.settings.get(k, _DEFAULTS[k]) for k in GOVERNED}
+    return {**{k: r.settings.get(k, _DEFAULTS[k]) for k in GOVERNED}, **r.settings}
+
+
+def _matches(r: Recipe, values: dict) -> bool:
+    trained = values.get("iterations", _DEFAULTS["iterations"]) > 0
+    return trained == r.trained and all(
+        values.get(k, _DEFAULTS[k]) == v for k, v in _expected(r).items())
 
 
 def recipe_of(values: dict) -> str:
     """The recipe whose settings ``values`` (TrainConfig fields) match, else :data:`CUSTOM`."""
     for r in RECIPES.values():
-        if all(values.get(k, _DEFAULTS[k]) == v for k, v in _expected(r).items()):
+        if _matches(r, values):
             return r.name
     return CUSTOM
 
@@ -118,4 +137,8 @@ def resolve_recipe(values: dict, name: str | None) -> dict:
         if given != _DEFAULTS[k] and given != v:
             flag = "--" + k.replace("_", "-")
             raise ValueError(f"recipe {name!r} sets {flag} {v}, but {flag} {given} was given")
-    return {**values, **_expected(r), "recipe": name}
+    out = {**values, **_expected(r), "recipe": name}
+    if not _matches(r, out):
+        raise ValueError(f"recipe {name!r} trains for a positive number of iterations, but "
+                         f"--iterations {out['iterations']} was given")
+    return out

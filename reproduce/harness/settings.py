@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from g2s.graphs import SIZE_LADDER
 from g2s.nn.checkpoints import checkpoint_path
-from g2s.rl.recipes import PAPER, RECIPES
+from g2s.rl.recipes import PAPER, RECIPES, UNTRAINED
 
 # ----------------------------------------------------------------------------- evaluation grid
 #: profile -> (sizes, graphs per size) of Figures 2, 3, 4 and 6 (the deterministic families,
@@ -61,12 +61,17 @@ TRAIN_SEEDS = (0, 1, 2)
 G2S_TRAIN_SEEDS = tuple(range(10))
 #: the recipes besides the shipped one (:data:`g2s.rl.recipes.RECIPES`) and their seeds: ten
 #: of A', B and C for the model most claims read (MVC on ER-15); five of B and C for max cut and
-#: MIS; five of C for MVC on bipartite-20; three of the diagnostic D for max cut and MIS
+#: MIS; five of C for MVC on bipartite-20; three of the diagnostic D for max cut and MIS;
+#: five untrained initialisations of each model (the learning null)
 RECIPE_TRAIN_SEEDS = {
     **{("mvc", ER15, r): G2S_TRAIN_SEEDS for r in ("selected", "tvaried", "target")},
     **{(p, ER15, r): tuple(range(5)) for p in ("maxcut", "mis") for r in ("tvaried", "target")},
     ("mvc", BIPARTITE20, "target"): tuple(range(5)),
     **{(p, ER15, "sizes"): TRAIN_SEEDS for p in ("maxcut", "mis")},
+    # the learning null of every G2S-RNN model: the initial weights of seeds 0-4, untrained
+    **{(p, t, UNTRAINED): tuple(range(5))
+       for p, t in (("mvc", ER15), ("mvc", BIPARTITE20), ("mvc", PLANTED15), ("maxcut", ER15),
+                    ("mis", ER15))},
 }
 #: every trained model the figures need: (encoder, problem, training set, recipe) -> seeds
 TRAIN_TARGETS = {

@@ -1,0 +1,163 @@
+"""Training recipes (:mod:`g2s.rl.recipes`) and the validation that selects
+(:mod:`g2s.rl.validation`).
+
+Invariants:
+* every shipped checkpoint's training config reads as the shipped recipe, ``paper``;
+* a recipe's settings round-trip: resolving recipe r gives a config that reads as r;
+* a flag that contradicts a recipe is refused, naming both values;
+* the recipe is part of a checkpoint's name, the shipped recipe's names are unchanged, and the
+  registry lists each recipe's files under it;
+* the untrained null is the exact initial weights training seed s starts from;
+* the Algorithm 2 validation graphs are disjoint from every certified evaluation graph;
+* a run with ``validation = "algorithm2"`` selects on that curve, records it and its
+  yardstick, and keeps both across a resume;
+* ``t_train_max`` and ``n_max`` draw training depths and sizes from their ranges.
+"""
+
+import json
+from dataclasses import asdict
+
+import pytest
+import torch
+
+from g2s.graphs import graph_fingerprint
+from g2s.nn.checkpoints import CHECKPOINT_DIR, checkpoint_path, read_meta, shipped
+from g2s.nn.model import ModelConfig, build_model
+from g2s.reference.certificates import CERTIFIED_INSTANCES, instance_graph
+from g2s.rl.config import TrainConfig
+from g2s.rl.dqn import train
+from g2s.rl.recipes import (
+    CUSTOM,
+    PAPER,
+    RECIPES,
+    UNTRAINED,
+    recipe_of,
+    resolve_recipe,
+)
+from g2s.rl.validation import algorithm2_validation_graphs
+
+pytestmark = pytest.mark.torch
+
+
+def test_every_shipped_checkpoint_reads_as_its_recipe():
+    for ident, path in shipped().items():
+        assert recipe_of(read_meta(path)["train_config"]) == ident.recipe, path.name
+
+
+@pytest.mark.parametrize("name", list(RECIPES))
+def test_a_recipe_resolves_to_itself(name):
+    values = resolve_recipe(asdict(TrainConfig()), name)
+    assert values["recipe"] == name
+    assert recipe_of(values) == name
+    assert all(values[k] == v for k, v in RECIPES[name].settings.items())
+
+
+def test_a_flag_against_the_recipe_is_refused():
+    with pytest.raises(ValueError, match="target-update 1000, but --target-update 7"):
+        resolve_recipe({**asdict(TrainConfig()), "target_update": 7}, "target")
+    with pytest.raises(ValueError, match="positive number of iterations"):
+        resolve_recipe({**asdict(TrainConfig()), "iterations": 0}, "selected")
+    # a user's own settings read as custom, never as a recipe they do not follow
+    assert recipe_of({**asdict(TrainConfig()), "target_update": 7}) == CUSTOM
+
+
+def test_the_recipe_is_part_of_the_name():
+    assert checkpoint_path("g2s_rnn", "mvc", "er15", 3).name == "g2s_rnn_mvc_er15_s3.pt"
+    assert checkpoint_path("g2s_rnn", "mvc", "er15", 3, recipe=PAPER).name == \
+        "g2s_rnn_mvc_er15_s3.pt"
+    assert checkpoint_path("g2s_rnn", "mis", "er15", 1, recipe="tvaried").name == \
+        "g2s_rnn_mis_er15_tvaried_s1.pt"
+    with pytest.raises(ValueError):
+        checkpoint_path("g2s_rnn", "mvc", "er15", 0, recipe="../x")
+    for ident, path in shipped().items():
+        assert checkpoint_path(ident.encoder, ident.problem, ident.trained_on, ident.seed,
+                               recipe=ident.recipe) == path
+
+
+def test_the_untrained_null_is_the_initial_weights_of_its_seed(tmp_path):
+    for seed in (0, 3):
+        path = checkpoint_path("g2s_rnn", "mvc", "er15", seed, recipe=UNTRAINED)
+        if not path.exists():    # written by reproduce/train_all.py --recipes untrained
+            path = tmp_path / f"u{seed}.pt"
+            train(TrainConfig(**resolve_recipe({**asdict(TrainConfig()), "seed": seed},
+                                               UNTRAINED)), path, progress=False)
+        state = torch.load(path, weights_only=True)["state_dict"]
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            init = build_model(ModelConfig()).state_dict()
+        assert state.keys() == init.keys()
+        assert all(torch.equal(state[k], init[k]) for k in init)
+        assert read_meta(path)["iterations"] == 0
+
+
+def test_algorithm2_validation_graphs_are_no_evaluation_graph():
+    evaluation = {}
+    for (_problem, family), groups in CERTIFIED_INSTANCES.items():
+        for sizes, count in groups:
+            for n in sizes:
+                if n == 50:
+                    for i in range(count):
+                        evaluation.setdefault(family, set()).add(
+                            graph_fingerprint(instance_graph(family, 50, i)))
+    assert evaluation, "no certified evaluation graph has 50 vertices"
+    for family, prints in evaluation.items():
+        if family in ("er", "bipartite"):
+            mine = {graph_fingerprint(G) for G in algorithm2_validation_graphs(family, 50, 32)}
+            assert len(mine) == 32 and not mine & prints
+
+
+def _small(**kw):
+    base = dict(problem="mis", iterations=200, batch_size=16, eps_decay=100, warmup=32,
+                validate_every=100, n_validation=4, checkpoint_every=100, seed=1,
+                validation="algorithm2", select_every=100, validation_n=20,
+                validation_graphs=3)
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+def test_algorithm2_validation_selects_and_survives_a_resume(tmp_path):
+    torch.set_num_threads(1)
+    out = tmp_path / "v.pt"
+    train(_small(iterations=100), out, progress=False)
+    first = torch.load(out.with_suffix(".resume.pt"), weights_only=True)
+    meta = train(_small(), out, progress=False)
+    assert meta["validation"] == "algorithm2"
+    assert [p["iteration"] for p in meta["selection_curve"]] == [100, 200]
+    assert meta["validation_set"] == first["validation_set"]   # one yardstick across a resume
+    assert len(meta["validation_set"]["best_known"]) == 3
+    best = min(p["val_ratio"] for p in meta["selection_curve"])
+    assert meta["best_val_ratio"] == best
+    chosen = [p for p in meta["selection_curve"] if p["val_ratio"] == best][-1]
+    assert meta["selected_iteration"] == chosen["iteration"]
+    assert all(1 <= t <= 15 for p in meta["selection_curve"] for t in p["best_T"])
+    assert json.loads(out.with_suffix(".json").read_text())["selection_curve"] == \
+        meta["selection_curve"]
+
+
+def test_training_depths_and_sizes_come_from_their_ranges(monkeypatch, tmp_path):
+    import g2s.rl.dqn as dqn
+    import g2s.rl.qstep as qstep
+    depths, sizes = [], []
+    real_act, real_graph = qstep.act, qstep.make_graph
+
+    def act(model, cfg, T, *a, **k):
+        depths.append(T)
+        return real_act(model, cfg, T, *a, **k)
+
+    def make_graph(family, n, seed=None):
+        sizes.append(n)
+        return real_graph(family, n, seed=seed)
+    monkeypatch.setattr(dqn, "act", act)
+    monkeypatch.setattr(qstep, "make_graph", make_graph)
+    train(_small(iterations=60, validation="exact", t_train_max=3, n_max=25, n=15),
+          tmp_path / "d.pt", progress=False)
+    assert set(depths) == {1, 2, 3}
+    assert min(sizes) >= 15 and max(sizes) <= 25 and len(set(sizes)) > 3
+    depths.clear()
+    train(_small(iterations=20, validation="exact"), tmp_path / "e.pt", progress=False)
+    assert set(depths) == {ModelConfig().T_train}
+
+
+def test_every_shipped_recipe_file_sits_in_the_checkpoint_folder():
+    for ident, path in shipped().items():
+        assert path.parent == CHECKPOINT_DIR and ident.recipe in RECIPES
