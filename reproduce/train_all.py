@@ -9,8 +9,8 @@ changed, written where :func:`g2s.nn.checkpoints.checkpoint_path` says.  G2S-RNN
 seed by seed across models and recipes (seed 0 of every one before seed 1 of any, MVC on ER-15
 first), so an unfinished round still compares the recipes on equal numbers of seeds.
 ``g2s train`` resumes from ``OUT.resume.pt``, so a killed run continues where it stopped;
-finished checkpoints are skipped.  Trainings run one after another (``--workers N`` runs N at once); ``--scheduler
-ADDRESS`` sends each training to a Dask cluster as one job (``--scheduler local``: a
+finished checkpoints are skipped.  Trainings run one after another (``--workers N`` runs N at
+once); ``--scheduler ADDRESS`` sends each training to a Dask cluster as one job (``--scheduler local``: a
 LocalCluster of ``--workers`` processes; see :mod:`reproduce.harness.engine`).  A worker then runs
 ``g2s train`` on the shared checkout, so a pre-empted worker's training saves its resume point
 (the training gets SIGTERM when its worker dies) and continues where it stopped on the worker
