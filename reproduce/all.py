@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -107,7 +108,9 @@ def build_parser() -> OneLineParser:
     p.add_argument("--only", nargs="+", choices=NAMES, default=None, metavar="STEP",
                    help="run only these steps (in the order above)")
     p.add_argument("--workers", type=argtypes.positive_int, default=None,
-                   help="passed to every figure script (default: each script's own)")
+                   action=argtypes.WorkersAction,
+                   help="passed to every figure script (default: each script's own; at most "
+                        "the CPUs this process may use)")
     p.add_argument("--full", action="store_true",
                    help="the grid figures recompute every unit instead of rebuilding from the "
                         "committed ones (hours)")
@@ -117,12 +120,46 @@ def build_parser() -> OneLineParser:
     return p
 
 
+class StepInterrupted(Exception):
+    """A step ended by SIGINT / SIGTERM (to it, or to this process and passed on to it)."""
+
+    def __init__(self, step: str, signum: int):
+        super().__init__(step)
+        self.step, self.signum = step, signum
+
+
+#: what a step's exit status is when a signal ended it: its own one-line exit 128 + signal,
+#: or the signal itself (negative) when it died before installing its handler
+_INTERRUPTED = {128 + signal.SIGINT: signal.SIGINT, 128 + signal.SIGTERM: signal.SIGTERM,
+                -signal.SIGINT: signal.SIGINT, -signal.SIGTERM: signal.SIGTERM}
+def _call(cmd: list[str], step: str) -> int:
+    """Run one step; SIGINT / SIGTERM to this process is passed on to it (Ctrl-C at a
+    terminal reaches it anyway), and once it has exited, :class:`StepInterrupted`."""
+    got: list[int] = []
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def forward(signum, frame):
+        got.append(signum)
+        if proc.poll() is None:
+            proc.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        rc = proc.wait()      # the step ends its own workers first (one line, 130 / 143)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if got or rc in _INTERRUPTED:
+        raise StepInterrupted(step, got[0] if got else _INTERRUPTED[rc])
+    return rc
+
+
 def _run(step: tuple, args, index: int, total: int) -> None:
     cmd = command(step, args.workers, args.full)
     shown = " ".join(["python", *cmd[1:]])
     print(f"[{index}/{total}] {step[0]}: {shown}", flush=True)
     t0 = time.time()
-    rc = subprocess.call(cmd, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    rc = _call(cmd, step[0])
     if rc != 0:
         sys.exit(f"reproduce/all.py: step {step[0]} failed (exit {rc}); fix it and continue "
                  f"with --from {step[0]}")
@@ -130,13 +167,15 @@ def _run(step: tuple, args, index: int, total: int) -> None:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     steps = [s for s in STEPS if args.only is None or s[0] in args.only]
     if args.start is not None:
         names = [s[0] for s in steps]
-        steps = steps[names.index(args.start):] if args.start in names else []
-    if not steps:
-        sys.exit("reproduce/all.py: no step left to run (--from after every --only step)")
+        if args.start not in names:
+            parser.error(f"argument --from: {args.start} is not one of the --only steps "
+                         f"({', '.join(names)})")
+        steps = steps[names.index(args.start):]
     if args.dry_run:
         for i, step in enumerate(steps, 1):
             print(f"[{i}/{len(steps)}] {step[0]}: "
@@ -148,8 +187,14 @@ def main(argv=None) -> int:
             _run(step, args, i + 1, len(steps))
             if i == last_grid:
                 _refresh_stale(steps, args)
-    except KeyboardInterrupt:
-        sys.exit("reproduce/all.py: interrupted; continue with --from the step shown last")
+    except StepInterrupted as exc:
+        print(f"reproduce/all.py: interrupted by {signal.Signals(exc.signum).name} during "
+              f"{exc.step}; continue with --from {exc.step}", file=sys.stderr, flush=True)
+        return 128 + exc.signum
+    except KeyboardInterrupt:      # between steps
+        print("reproduce/all.py: interrupted; continue with --from the step shown last",
+              file=sys.stderr, flush=True)
+        return 130
     return 0
 
 
@@ -170,4 +215,4 @@ def _refresh_stale(steps: list, args) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -17,11 +17,14 @@ Scripts import these names through :mod:`reproduce.common`; the harness imports 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import io
 import json
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +34,7 @@ from g2s import argtypes
 from g2s.argtypes import OneLineParser
 from g2s.fsutil import atomic_write_bytes, atomic_write_json
 from g2s.fsutil import jsonable as _jsonable
+from g2s.reference.certificates import CertificateError
 from reproduce.harness.engine import CONNECT_TIMEOUT_S, probe_scheduler, scheduler_address
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +62,9 @@ def make_parser(name: str, description: str, seed: bool = True,
         p.add_argument("--seed", type=argtypes.seed, default=0,
                        help="master random seed (default: 0)")
     p.add_argument("--workers", type=argtypes.positive_int, default=workers,
-                   help=f"worker processes for independent units of work (default: {workers})")
+                   action=argtypes.WorkersAction,
+                   help=f"worker processes for independent units of work (default: {workers}; "
+                        "at most the CPUs this process may use)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS", type=scheduler_address,
                    help="run the units on a Dask cluster: a scheduler's address "
                         "(tcp://HOST:8786), or 'local' for a LocalCluster of --workers "
@@ -269,10 +275,54 @@ def script_main(name: str, doc: str, argv, produce: Callable, derive: Callable |
     args = p.parse_args(argv)
     if args.scheduler is not None:  # fail now, not after the work before the pool opens
         probe_scheduler(args.scheduler)
-    if torch_threads is not None:
-        import torch
-        torch.set_num_threads(torch_threads)
-    use_agg_backend()
-    run = Run(name, args)
-    result, fig = produce(args, run)
-    return run.write(result, fig=fig, derive=derive)
+    with interruptible(f"reproduce/{name}.py"):
+        if torch_threads is not None:
+            import torch
+            torch.set_num_threads(torch_threads)
+        use_agg_backend()
+        run = Run(name, args)
+        try:
+            result, fig = produce(args, run)
+        except CertificateError as exc:   # a stored certificate unreadable or not checking out
+            raise SystemExit(f"reproduce/{name}.py: {' '.join(str(exc).split())}") from None
+        return run.write(result, fig=fig, derive=derive)
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM reached a script (:func:`interruptible`); ``signum`` says which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def interruptible(prog: str):
+    """Ctrl-C (SIGINT) and SIGTERM inside the block end the script with one line on stderr
+    and exit ``128 + signal`` (130, 143), never a traceback.  The signal unwinds the block as
+    an exception, so a process pool open in it ends its workers on the way out
+    (:meth:`reproduce.harness.engine._Pool.shutdown`) and every unit finished before it is
+    already in the cache: a rerun resumes."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = {}
+    if main:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, _raise_interrupted)
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        if main:     # a second signal while exiting must not print a traceback either
+            for sig in previous:
+                signal.signal(sig, signal.SIG_IGN)
+        signum = getattr(exc, "signum", signal.SIGINT)
+        print(f"{prog}: interrupted by {signal.Signals(signum).name}; finished units are "
+              "cached, a rerun resumes", file=sys.stderr, flush=True)
+        raise SystemExit(128 + signum) from None
+    finally:
+        if main and signal.getsignal(signal.SIGINT) is _raise_interrupted:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)

@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import contextlib
 import re
+import signal
 import socket
 import sys
 import threading
@@ -141,11 +143,45 @@ SINGLE_THREAD_ENV = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                      "OPENBLAS_NUM_THREADS": "1"}
 
 
+#: the signals a worker starts with blocked, and that it ignores (SIGINT) or dies of
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Block SIGINT and SIGTERM in this thread while workers may be started: a worker
+    inherits the mask, so a Ctrl-C during its seconds of start-up (before
+    :func:`_single_thread`) cannot break its imports with a traceback; a signal to this
+    process meanwhile is delivered once the block ends (or to another thread at once)."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _single_thread() -> None:
+    """A local pool worker's start: one thread per numerical library; Ctrl-C ignored (the
+    terminal sends it to the whole process group: the client ends the workers itself, so
+    none prints a traceback of its own); and, on Linux, SIGTERM when the client dies, so a
+    client killed outright leaves no worker computing."""
     import os
     os.environ.update(SINGLE_THREAD_ENV)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):   # started with them blocked (_signals_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)    # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: best effort
+            pass
 
 
 class _Pool:
@@ -154,18 +190,31 @@ class _Pool:
 
     def __init__(self, workers: int):
         from multiprocessing import get_context
-        self.pool = cf.ProcessPoolExecutor(workers, mp_context=get_context("spawn"),
-                                           initializer=_single_thread)
+        with _signals_held():
+            self.pool = cf.ProcessPoolExecutor(workers, mp_context=get_context("spawn"),
+                                               initializer=_single_thread)
 
     def submit(self, fn, *args, memory: int | None = None):
-        return self.pool.submit(fn, *args)
+        with _signals_held():   # a worker may be started here
+            return self.pool.submit(fn, *args)
 
     @staticmethod
     def as_completed(futures):
         return cf.as_completed(futures)
 
     def shutdown(self):
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        """Wait for the workers to finish; while an exception propagates (Ctrl-C, SIGTERM, a
+        failed unit) end them at once instead, so no worker and, once they are gone, no
+        resource tracker outlives the client."""
+        if sys.exc_info()[0] is None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            return
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        for proc in processes:
+            proc.terminate()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            proc.join(10)
 
 
 class DaskPool:

@@ -48,3 +48,143 @@ def test_train_all_workers_are_capped_at_the_cpus():
     assert p.returncode == 0
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and f"--workers 9999 is more than the {available_cpus()}" in lines[0]
+
+
+def _workers_started(proc: subprocess.Popen, count: int, timeout: float = 120.0) -> list:
+    """The pool workers (and resource tracker) of ``proc`` once ``count`` workers run."""
+    import psutil
+    parent, deadline = psutil.Process(proc.pid), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stderr.read().decode()
+        kids = parent.children(recursive=True)
+        if sum("spawn_main" in " ".join(k.cmdline()) for k in kids) >= count:
+            return kids
+        time.sleep(0.2)
+    raise AssertionError(f"no {count} workers within {timeout} s")
+
+
+@pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
+                    reason="needs 2 CPUs for 2 workers, and Linux process groups")
+@pytest.mark.parametrize("name,args,sig", [
+    ("figure3", ["--profile", "smoke", "--full", "--no-cache"], signal.SIGTERM),
+    ("figure3", ["--profile", "smoke", "--full", "--no-cache"], signal.SIGINT),
+    ("theorem1", ["--profile", "smoke", "--no-cache"], signal.SIGTERM),
+])
+def test_a_signal_ends_the_script_and_every_process_it_started(tmp_path, name, args, sig):
+    """SIGTERM to the script alone, SIGINT to its process group (Ctrl-C at a terminal)."""
+    import psutil
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, _script(name), *args, "--workers", "2",
+                             "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        kids = _workers_started(proc, 2)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        err = err.decode()
+        assert proc.returncode == 128 + sig, err
+        assert "Traceback" not in err, err
+        last = err.strip().splitlines()[-1]
+        assert last.startswith(f"reproduce/{name}.py: interrupted by {signal.Signals(sig).name}")
+        assert sum("interrupted" in line for line in err.splitlines()) == 1, err
+        _, alive = psutil.wait_procs(kids, timeout=15)
+        assert not alive, [k.cmdline() for k in alive]
+        assert not (out / f"{name}.json").exists()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
+                    reason="needs 2 CPUs for 2 workers, and Linux process groups")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_all_py_interrupted_during_a_step_is_one_line_each_and_exit_128_plus_signal(sig):
+    """Ctrl-C reaches all.py and its step (the process group); SIGTERM to all.py alone is
+    passed on to the step.  The step (Theorem 1 at its default profile: minutes) is stopped
+    long before it could write anything."""
+    import hashlib
+
+    import psutil
+    committed = ROOT / "paper_figures" / "theorem1.json"
+    before = hashlib.sha256(committed.read_bytes()).hexdigest()
+    proc = subprocess.Popen([sys.executable, _script("all"), "--only", "theorem1",
+                             "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        kids = _workers_started(proc, 2)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        err = err.decode()
+        assert proc.returncode == 128 + sig, err
+        assert "Traceback" not in err, err
+        lines = [ln for ln in err.splitlines() if "interrupted" in ln]
+        name = signal.Signals(sig).name
+        assert len(lines) == 2 and lines[0].startswith(f"reproduce/theorem1.py: interrupted "
+                                                       f"by {name}"), err
+        assert lines[1] == (f"reproduce/all.py: interrupted by {name} during theorem1; "
+                            "continue with --from theorem1")
+        _, alive = psutil.wait_procs(kids, timeout=15)
+        assert not alive, [k.cmdline() for k in alive]
+        assert hashlib.sha256(committed.read_bytes()).hexdigest() == before
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_all_py_from_a_step_that_only_leaves_out_is_a_command_line_error():
+    p = subprocess.run([sys.executable, _script("all"), "--from", "claims", "--only",
+                        "figure2"], capture_output=True, text=True, timeout=60)
+    assert_one_line_error(p.returncode, p.stderr, 2, "argument --from", "figure2")
+
+
+def test_workers_above_the_cpus_are_capped_with_a_warning(tmp_path):
+    """A figure script and all.py: one warning line, the run goes on with the CPU count
+    (figure5's smoke profile takes seconds; all.py --dry-run starts nothing)."""
+    cpus = available_cpus()
+    p = subprocess.run([sys.executable, _script("figure5"), "--profile", "smoke", "--out",
+                        str(tmp_path), "--workers", "64"], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    warn = [ln for ln in p.stderr.splitlines() if "warning" in ln]
+    assert len(warn) == 1 and f"--workers 64 is more than the {cpus} CPU(s)" in warn[0]
+    import json
+    assert json.loads((tmp_path / "figure5.json").read_text())["provenance"]["workers"] == cpus
+    p = subprocess.run([sys.executable, _script("all"), "--dry-run", "--only", "figure3",
+                        "--workers", "64"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and f"--workers {cpus}" in p.stdout and "--workers 64" not in \
+        p.stdout
+    assert len(p.stderr.strip().splitlines()) == 1 and "using" in p.stderr
+
+
+def test_a_truncated_certificate_file_stops_a_figure_in_one_line_naming_it(tmp_path):
+    """The figure reads its references from a copy of the certificates whose MVC / ER file
+    is cut in half (the package's own files are never touched)."""
+    import shutil
+
+    from g2s.reference.certificates import CERTIFICATE_DIR
+    certs = tmp_path / "certs"
+    shutil.copytree(CERTIFICATE_DIR, certs)
+    text = (certs / "mvc_er.json").read_text()
+    (certs / "mvc_er.json").write_text(text[:len(text) // 2])
+    out = tmp_path / "out"
+    code = ("import runpy, sys; from pathlib import Path; "
+            "import g2s.reference.certificates as c; "
+            f"c.CERTIFICATE_DIR = Path({str(certs)!r}); "
+            f"sys.path.insert(0, {str(ROOT / 'reproduce')!r}); "
+            f"sys.argv = [{_script('figure2')!r}, '--profile', 'smoke', '--out', "
+            f"{str(out)!r}, '--workers', '1']; "
+            f"runpy.run_path({_script('figure2')!r}, run_name='__main__')")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300, cwd=ROOT)
+    assert p.returncode == 1, p.stderr
+    assert "Traceback" not in p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("reproduce/figure2.py: ") and "mvc_er.json: not a certificate file" \
+        in last, p.stderr
+    assert not (out / "figure2.json").exists()
