@@ -1,20 +1,20 @@
 """Train every checkpoint the figures need that is not shipped yet (resumable).
 
-The targets come from :data:`reproduce.harness.settings.TRAIN_TARGETS`: for each (encoder, problem,
-training set, recipe), the training seeds a verdict should rest on (at least three for every
-model).  Each missing checkpoint is trained with ``g2s train`` using the training configuration
-of its shipped seed-0 sibling of the shipped recipe (read from that checkpoint's JSON sidecar)
-with the recipe's settings applied (:func:`g2s.rl.recipes.resolve_recipe`) and only the seed
-changed, written where :func:`g2s.nn.checkpoints.checkpoint_path` says.  G2S-RNN comes first,
-seed by seed across models and recipes (seed 0 of every one before seed 1 of any, MVC on ER-15
-first), so an unfinished round still compares the recipes on equal numbers of seeds.
-``g2s train`` resumes from ``OUT.resume.pt``, so a killed run continues where it stopped;
-finished checkpoints are skipped.  Trainings run one after another (``--workers N`` runs N at
-once); ``--scheduler ADDRESS`` sends each training to a Dask cluster as one job (``--scheduler local``: a
-LocalCluster of ``--workers`` processes; see :mod:`reproduce.harness.engine`).  A worker then runs
-``g2s train`` on the shared checkout, so a pre-empted worker's training saves its resume point
-(the training gets SIGTERM when its worker dies) and continues where it stopped on the worker
-Dask re-runs it on; each training declares :data:`TRAIN_MEMORY`.
+The targets come from :data:`reproduce.harness.settings.TRAIN_TARGETS`: for each (encoder,
+problem, training set, recipe), the training seeds a verdict should rest on (at least three for
+every model). Each missing checkpoint is trained with ``g2s train`` using the training
+configuration of its shipped seed-0 sibling of the shipped recipe (read from that checkpoint's
+JSON sidecar) with the recipe's settings applied (:func:`g2s.rl.recipes.resolve_recipe`) and
+only the seed changed, written where :func:`g2s.nn.checkpoints.checkpoint_path` says. G2S-RNN
+comes first, seed by seed across models and recipes (seed 0 of every one before seed 1 of any,
+MVC on ER-15 first), so an unfinished round still compares the recipes on equal numbers of
+seeds. ``g2s train`` resumes from ``OUT.resume.pt``, so a killed run continues where it stopped;
+finished checkpoints are skipped. Trainings run one after another (``--workers N`` runs N at
+once); ``--scheduler ADDRESS`` sends each training to a Dask cluster as one job (``--scheduler
+local``: a LocalCluster of ``--workers`` processes; see :mod:`reproduce.harness.engine`). A
+worker then runs ``g2s train`` on the shared checkout, so a pre-empted worker's training saves
+its resume point (the training gets SIGTERM when its worker dies) and continues where it stopped
+on the worker Dask re-runs it on; each training declares :data:`TRAIN_MEMORY`.
 
 Interruption: each training runs in its own process group, so Ctrl-C (SIGINT) or SIGTERM
 reaches this script alone, which passes it on once to every running training (each saves a
