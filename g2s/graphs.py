@@ -1,19 +1,26 @@
 """Seeded generators for every graph family of arXiv:1802.04948 (Section 5, Appendix D).
 
 Every generator returns an undirected simple :class:`networkx.Graph` on the vertices
-``0..n-1`` and takes ``seed`` (int, :class:`numpy.random.Generator` or None).  The paper's test
+``0..n-1`` and takes ``seed`` (int, :class:`numpy.random.Generator` or None).
+:func:`make_edges` returns the same graph as an :class:`~g2s.edge_array.EdgeArray` (the
+families drawn with numpy build the array without networkx: what verification reads), and
+:func:`instance_edges` keeps each seeded evaluation graph of :func:`instance_graph` once per
+process in that form.  The paper's test
 sizes are :data:`SIZE_LADDER` (25 ... 3,200, doubling; Section 5).  Graph file I/O lives in
 :mod:`g2s.io`.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Callable
 
 import networkx as nx
 import numpy as np
+
+from g2s.edge_array import EdgeArray
 
 __all__ = [
     "SIZE_LADDER",
@@ -29,7 +36,10 @@ __all__ = [
     "sparse_erdos_renyi",
     "sparse_random_bipartite",
     "make_graph",
+    "make_edges",
     "instance_seed",
+    "instance_graph",
+    "instance_edges",
     "graph_fingerprint",
 ]
 
@@ -48,21 +58,23 @@ def _nx_seed(seed) -> int:
     return int(as_rng(seed).integers(0, 2**31 - 1))
 
 
-def _from_edges(n: int, edges) -> nx.Graph:
-    G = nx.Graph()
-    G.add_nodes_from(range(n))
-    G.add_edges_from((int(u), int(v)) for u, v in edges)
-    return G
+def _sides(n: int, a: int) -> dict:
+    """The node attribute ``bipartite``: 0 on the vertices below ``a``, 1 from ``a`` on."""
+    return {"bipartite": (np.arange(n) >= a).astype(int).tolist()}
 
 
-def erdos_renyi(n: int, p: float = 0.15, seed=None) -> nx.Graph:
-    """G(n, p) of Erdos & Renyi (1959); the paper trains on n = 15, p = 0.15 (Section 5)."""
+def _erdos_renyi_edges(n: int, p: float = 0.15, seed=None) -> EdgeArray:
     if n < 1:
         raise ValueError("n must be positive")
     rng = as_rng(seed)
     iu, ju = np.triu_indices(n, k=1)
     keep = rng.random(iu.size) < p
-    return _from_edges(n, zip(iu[keep], ju[keep]))
+    return EdgeArray(n, np.column_stack([iu[keep], ju[keep]]))
+
+
+def erdos_renyi(n: int, p: float = 0.15, seed=None) -> nx.Graph:
+    """G(n, p) of Erdos & Renyi (1959); the paper trains on n = 15, p = 0.15 (Section 5)."""
+    return _erdos_renyi_edges(n, p, seed).to_networkx()
 
 
 def random_regular(n: int, d: int = 4, seed=None) -> nx.Graph:
@@ -78,13 +90,15 @@ def random_bipartite(n: int, p: float = 0.75, seed=None) -> nx.Graph:
     Section 5: "random bipartite graphs with equal sized partites and edge probability 0.75".
     The node attribute ``bipartite`` (0/1) records the side.
     """
+    return _random_bipartite_edges(n, p, seed).to_networkx()
+
+
+def _random_bipartite_edges(n: int, p: float = 0.75, seed=None) -> EdgeArray:
     rng = as_rng(seed)
     a = n // 2
     mask = rng.random((a, n - a)) < p
     ii, jj = np.nonzero(mask)
-    G = _from_edges(n, zip(ii, jj + a))
-    nx.set_node_attributes(G, {v: int(v >= a) for v in range(n)}, "bipartite")
-    return G
+    return EdgeArray(n, np.column_stack([ii, jj + a]), node_attrs=_sides(n, a))
 
 
 def greedy_worst_case_mvc(n: int, seed=None) -> nx.Graph:
@@ -104,6 +118,10 @@ def greedy_worst_case_mvc(n: int, seed=None) -> nx.Graph:
     smallest label, so whenever an ``L`` vertex ties with an ``R_i`` vertex greedy takes ``R_i``.
     The graph is deterministic; ``seed`` is accepted for a uniform interface and ignored.
     """
+    return _greedy_worst_case_mvc_edges(n, seed).to_networkx()
+
+
+def _greedy_worst_case_mvc_edges(n: int, seed=None) -> EdgeArray:
     del seed
 
     def size(k: int) -> int:
@@ -126,16 +144,16 @@ def greedy_worst_case_mvc(n: int, seed=None) -> nx.Graph:
     for j in range(pendants):
         edges.append((r, L[j]))
         r += 1
-    G = _from_edges(n, edges)
-    nx.set_node_attributes(G, {v: int(v >= right_count) for v in range(n)}, "bipartite")
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(edges)
     # Konig: a maximum matching's size is the optimum.  L attains it from n = 6 on (tested);
     # at n = 3 and 5 the construction is a star or a small tree whose centre covers more
     right = range(right_count)
     matching = nx.bipartite.hopcroft_karp_matching(G, top_nodes=right)
     if len(matching) // 2 < len(L):
         L = sorted(nx.bipartite.to_vertex_cover(G, matching, top_nodes=right))
-    G.graph["optimal_cover"] = L
-    return G
+    return EdgeArray(n, edges, graph={"optimal_cover": L}, node_attrs=_sides(n, right_count))
 
 
 def grid_2d(n: int, seed=None) -> nx.Graph:
@@ -155,19 +173,26 @@ def planted_vertex_cover(n: int, k: int | None = None, p: float = 0.15, seed=Non
     ``V \\ C``.  ``C`` covers every edge and the matching needs ``k`` distinct cover vertices,
     so ``MVC = k`` exactly (recorded as ``G.graph['optimal_cover']``).  Default ``k = n // 3``.
     """
+    return _planted_vertex_cover_edges(n, k, p, seed).to_networkx()
+
+
+def _planted_vertex_cover_edges(n: int, k: int | None = None, p: float = 0.15,
+                                seed=None) -> EdgeArray:
     rng = as_rng(seed)
     k = n // 3 if k is None else k
     if not 0 <= 2 * k <= n:
         raise ValueError("planted cover needs 0 <= 2k <= n")
     iu, ju = np.triu_indices(k, k=1)
-    inner = [(u, v) for u, v, keep in zip(iu, ju, rng.random(iu.size) < p) if keep]
-    cross_mask = rng.random((k, n - k)) < p
-    cross = [(u, k + w) for u, w in zip(*np.nonzero(cross_mask))]
+    keep = rng.random(iu.size) < p
+    inner = np.column_stack([iu[keep], ju[keep]])
+    cu, cw = np.nonzero(rng.random((k, n - k)) < p)
+    cross = np.column_stack([cu, k + cw])
     partners = rng.permutation(np.arange(k, n))[:k]
-    matching = [(u, int(w)) for u, w in zip(range(k), partners)]
-    G = _from_edges(n, inner + cross + matching)
-    G.graph["optimal_cover"] = list(range(k))
-    return G
+    matching = np.column_stack([np.arange(k), partners])
+    edges = np.vstack([inner, cross, matching])
+    # a matching edge may repeat a cross edge: keep its first occurrence, as networkx does
+    first = np.sort(np.unique(edges[:, 0] * n + edges[:, 1], return_index=True)[1])
+    return EdgeArray(n, edges[first], graph={"optimal_cover": list(range(k))})
 
 
 #: the 10-vertex gadget of :func:`structured_bipartite_mis` (found by a search over random
@@ -190,10 +215,15 @@ def structured_bipartite_mis(n: int, seed=None) -> nx.Graph:
     remaining ``n mod 10`` vertices isolated (taken by every method).  Deterministic; ``seed``
     is ignored.
     """
+    return _structured_bipartite_mis_edges(n, seed).to_networkx()
+
+
+def _structured_bipartite_mis_edges(n: int, seed=None) -> EdgeArray:
     del seed
     size = 10
-    edges = [(c * size + u, c * size + v) for c in range(n // size) for u, v in MIS_TRAP_GADGET]
-    return _from_edges(n, edges)
+    gadget = np.asarray(MIS_TRAP_GADGET)
+    offsets = np.repeat(np.arange(n // size) * size, len(gadget))
+    return EdgeArray(n, np.tile(gadget, (n // size, 1)) + offsets[:, None])
 
 
 def sparse_erdos_renyi(n: int, avg_degree: float = 7.5, seed=None) -> nx.Graph:
@@ -211,9 +241,7 @@ def sparse_random_bipartite(n: int, avg_degree: float = 7.5, seed=None) -> nx.Gr
     a = n // 2
     p = avg_degree * n / (2 * a * (n - a)) if a and n - a else 0.0
     B = nx.bipartite.random_graph(a, n - a, p, seed=_nx_seed(seed))
-    G = _from_edges(n, B.edges())
-    nx.set_node_attributes(G, {v: int(v >= a) for v in range(n)}, "bipartite")
-    return G
+    return EdgeArray(n, list(B.edges()), node_attrs=_sides(n, a)).to_networkx()
 
 
 #: name -> generator(n, seed); the names used by scripts, certificates and the CLI
@@ -240,14 +268,51 @@ def make_graph(family: str, n: int, seed=None) -> nx.Graph:
     return gen(n, seed=seed)
 
 
+#: the families drawn with numpy: their EdgeArray is built without networkx (the others are
+#: drawn by networkx and converted)
+_EDGE_BUILDERS: dict[str, Callable[..., EdgeArray]] = {
+    "er": _erdos_renyi_edges,
+    "bipartite": _random_bipartite_edges,
+    "greedy_worst": _greedy_worst_case_mvc_edges,
+    "planted": _planted_vertex_cover_edges,
+    "structured_bipartite": _structured_bipartite_mis_edges,
+}
+
+
+def make_edges(family: str, n: int, seed=None) -> EdgeArray:
+    """:func:`make_graph`'s graph as an :class:`~g2s.edge_array.EdgeArray` (the same vertices,
+    edges in the same order, the same graph and node attributes)."""
+    if family in _EDGE_BUILDERS:
+        return _EDGE_BUILDERS[family](n, seed=seed)
+    G = make_graph(family, n, seed)
+    E = EdgeArray.of(G)
+    attrs = {k for d in G.nodes.values() for k in d}
+    E.node_attrs = {k: [G.nodes[v].get(k) for v in G] for k in sorted(attrs)}
+    return E
+
+
 def instance_seed(family: str, n: int, index: int, base: int = 0) -> int:
     """The seed of the ``index``-th evaluation graph of a family and size (stable across runs)."""
     h = hashlib.sha256(f"{base}:{family}:{n}:{index}".encode()).hexdigest()
     return int(h[:8], 16)
 
 
-def graph_fingerprint(G: nx.Graph) -> str:
-    """SHA-256 of the sorted edge list and vertex count: detects a generator that drifted."""
-    edges = sorted((min(u, v), max(u, v)) for u, v in G.edges())
-    payload = f"{G.number_of_nodes()};" + ";".join(f"{u},{v}" for u, v in edges)
-    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+def instance_graph(family: str, n: int, index: int) -> nx.Graph:
+    """The ``index``-th seeded evaluation graph of a family and size (a new graph each call)."""
+    return make_graph(family, n, seed=instance_seed(family, n, index))
+
+
+@functools.lru_cache(maxsize=4096)
+def instance_edges(family: str, n: int, index: int) -> EdgeArray:
+    """:func:`instance_graph` as an :class:`~g2s.edge_array.EdgeArray`, built once per
+    process (never modified; its fingerprint, colouring and matching number are computed once
+    too): what the certificate and unit checks read."""
+    return make_edges(family, n, seed=instance_seed(family, n, index))
+
+
+def graph_fingerprint(G) -> str:
+    """SHA-256 of the sorted edge list and vertex count: detects a generator that drifted.
+
+    ``G``: a networkx graph or an :class:`~g2s.edge_array.EdgeArray`
+    (:attr:`~g2s.edge_array.EdgeArray.fingerprint`, computed on the edge array)."""
+    return EdgeArray.of(G).fingerprint

@@ -26,6 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import networkx as nx
+import numpy as np
+
+from g2s.edge_array import EdgeArray
 
 __all__ = [
     "PROBLEMS",
@@ -59,31 +62,40 @@ def _check_problem(problem: str) -> None:
         raise ValueError(f"unknown problem {problem!r}; expected one of {', '.join(PROBLEMS)}")
 
 
+def _ends_in(G, S) -> tuple[np.ndarray, np.ndarray]:
+    """For every edge of ``G`` (a networkx graph or an :class:`~g2s.edge_array.EdgeArray`):
+    whether its first and its second end lie in ``S``, vectorised over the edge array."""
+    E = EdgeArray.of(G)
+    inside = E.mask(S)
+    return inside[E.edges[:, 0]], inside[E.edges[:, 1]]
+
+
 def is_vertex_cover(G: nx.Graph, S: Iterable) -> bool:
     """``True`` iff every edge of ``G`` has at least one endpoint in ``S``."""
-    S = set(S)
-    return all(u in S or v in S for u, v in G.edges())
+    a, b = _ends_in(G, set(S))
+    return bool(np.all(a | b))
 
 
 def is_independent_set(G: nx.Graph, S: Iterable) -> bool:
     """``True`` iff no edge of ``G`` has both endpoints in ``S`` (and ``S`` is a vertex subset)."""
     S = set(S)
-    if not S <= set(G.nodes):
+    if not all(v in G for v in S):
         return False
-    return not any(u in S and v in S for u, v in G.edges())
+    a, b = _ends_in(G, S)
+    return not bool(np.any(a & b))
 
 
 def cut_size(G: nx.Graph, S: Iterable) -> int:
     """Number of edges with exactly one endpoint in ``S``."""
-    S = set(S)
-    return sum(1 for u, v in G.edges() if (u in S) != (v in S))
+    a, b = _ends_in(G, set(S))
+    return int(np.count_nonzero(a != b))
 
 
 def is_feasible(problem: str, G: nx.Graph, S: Iterable) -> bool:
     """Feasibility predicate: a cover (MVC), an independent set (MIS), any vertex subset (cut)."""
     _check_problem(problem)
     S = set(S)
-    if not S <= set(G.nodes):
+    if not all(v in G for v in S):
         return False
     if problem == "mvc":
         return is_vertex_cover(G, S)

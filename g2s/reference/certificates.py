@@ -44,8 +44,9 @@ from pathlib import Path
 
 import networkx as nx
 
+from g2s.edge_array import EdgeArray
 from g2s.fsutil import atomic_write_text
-from g2s.graphs import SIZE_LADDER, graph_fingerprint, instance_seed, make_graph
+from g2s.graphs import SIZE_LADDER, graph_fingerprint, instance_edges, instance_graph, instance_seed
 from g2s.problems import PROBLEMS, SENSE, check_solution
 from g2s.reference.best_known import best_known_solution, solver_versions
 from g2s.reference.formulations import better, tighter
@@ -102,11 +103,6 @@ def certified_keys(problem: str, family: str) -> list[str]:
 
 class CertificateError(ValueError):
     """A stored certificate does not check out against its regenerated graph."""
-
-
-def instance_graph(family: str, n: int, index: int) -> nx.Graph:
-    """The ``index``-th seeded evaluation graph of a family and size."""
-    return make_graph(family, n, seed=instance_seed(family, n, index))
 
 
 def certificate_path(problem: str, family: str, directory: Path | None = None) -> Path:
@@ -185,9 +181,10 @@ def verify_certificate(problem: str, family: str, key: str, entry: dict,
     ``verify`` does this for every entry; a graph whose optimum is already known for free
     (König, a generator's recorded cover) needs no search."""
     n, index = map(int, key.split("/"))
-    G = instance_graph(family, n, index) if G is None else G
+    # the graph as an edge array: built once per process, its bipartite facts computed once
+    E = instance_edges(family, n, index) if G is None else EdgeArray.of(G)
     where = f"{problem}/{family}/{key}"
-    if graph_fingerprint(G) != entry["fingerprint"]:
+    if graph_fingerprint(E) != entry["fingerprint"]:
         raise CertificateError(f"{where}: graph fingerprint changed (generator drifted)")
     for k in ("objective", "bound"):
         if not isinstance(entry.get(k), int) or isinstance(entry.get(k), bool):
@@ -199,7 +196,7 @@ def verify_certificate(problem: str, family: str, key: str, entry: dict,
     except KeyError as exc:
         raise CertificateError(f"{where}: no {exc.args[0]!r} field") from None
     try:
-        value = check_solution(problem, G, res.solution)
+        value = check_solution(problem, E, res.solution)
     except ValueError as exc:
         raise CertificateError(f"{where}: {exc}") from None
     if value != res.objective:
@@ -212,18 +209,18 @@ def verify_certificate(problem: str, family: str, key: str, entry: dict,
                                f"objective {value}")
     known = []  # (lower, upper) facts about OPT that cost no search
     if problem == "maxcut":
-        known.append((0, G.number_of_edges()))
-        if nx.is_bipartite(G):
-            known.append((G.number_of_edges(), G.number_of_edges()))
+        known.append((0, E.number_of_edges()))
+        if E.coloring is not None:
+            known.append((E.number_of_edges(), E.number_of_edges()))
     else:
-        known.append((0, G.number_of_nodes()))
-        if nx.is_bipartite(G):
-            nu = bipartite_matching_number(G)  # König: tau = nu, alpha = |V| - nu
-            k = nu if problem == "mvc" else G.number_of_nodes() - nu
+        known.append((0, E.number_of_nodes()))
+        if E.coloring is not None:
+            nu = bipartite_matching_number(E)  # König: tau = nu, alpha = |V| - nu
+            k = nu if problem == "mvc" else E.number_of_nodes() - nu
             known.append((k, k))
-        cover = G.graph.get("optimal_cover")
+        cover = E.graph.get("optimal_cover")
         if cover is not None:
-            k = len(cover) if problem == "mvc" else G.number_of_nodes() - len(cover)
+            k = len(cover) if problem == "mvc" else E.number_of_nodes() - len(cover)
             known.append((k, k))
     for k_lo, k_hi in known:
         if lo > k_hi or hi < k_lo:
@@ -285,7 +282,7 @@ def reference(problem: str, family: str, n: int, index: int,
     if problem not in PROBLEMS:
         raise ValueError(f"unknown problem {problem!r}")
     key = f"{n}/{index}"
-    G = instance_graph(family, n, index)
+    G = instance_edges(family, n, index)
     stored = load_certificates(problem, family, directory).get(key)
     if stored is not None:
         return verify_certificate(problem, family, key, stored, G)
@@ -295,7 +292,7 @@ def reference(problem: str, family: str, n: int, index: int,
         res = _complement(verify_certificate(_COMPLEMENT[problem], family, key, other, G), G)
         limit = other["time_limit"]
     elif solve_missing:
-        res, limit = solve_reference(problem, G, time_limit=time_limit), time_limit
+        res, limit = solve_reference(problem, G.to_networkx(), time_limit=time_limit), time_limit
     else:
         raise KeyError(f"no certificate for {problem}/{family}/{key}")
     _store(problem, family, key, _entry(G, family, n, index, res, limit), directory)

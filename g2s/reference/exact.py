@@ -19,6 +19,8 @@ import math
 import networkx as nx
 import numpy as np
 
+from g2s.edge_array import EdgeArray
+
 __all__ = ["EXACT_METHODS", "ENUMERATION_MAX_VERTICES", "subset_values", "optimum_by_enumeration",
            "minimum_vertex_covers", "bipartite_matching_number", "max_cut_eigenvalue_bound"]
 
@@ -134,10 +136,12 @@ def _konig_cover(G: nx.Graph) -> tuple[set, int]:
     return cover, len(mate) // 2
 
 
-def bipartite_matching_number(G: nx.Graph) -> int:
-    """Size of a maximum matching of a bipartite graph: ``tau(G)`` by König's theorem."""
-    top = {v for v, c in nx.bipartite.color(G).items() if c == 0}
-    return len(nx.bipartite.hopcroft_karp_matching(G, top)) // 2
+def bipartite_matching_number(G) -> int:
+    """Size of a maximum matching of a bipartite graph: ``tau(G)`` by König's theorem.
+
+    ``G``: a networkx graph or an :class:`~g2s.edge_array.EdgeArray`; Hopcroft-Karp on its
+    edge array (:attr:`g2s.edge_array.EdgeArray.matching_number`)."""
+    return EdgeArray.of(G).matching_number
 
 
 def _konig(problem: str, G: nx.Graph):

@@ -9,32 +9,22 @@ with a valid checksum.
 
 from __future__ import annotations
 
-import functools
-
 __all__ = ["validate_unit"]
-
-
-@functools.lru_cache(maxsize=1)
-def _validation_graph(family: str, n: int, index: int):
-    """The instance a cached unit is re-checked on.  The units of one instance (every method)
-    are consecutive, so keeping the last graph builds each instance once per pass instead of
-    once per method (a 3,200-vertex bipartite graph has 1.9 million edges; rebuilding it for
-    each of ~20 methods made a fully cached ``figure2.py --profile scale`` take 7 minutes).
-    The graph is only read (``check_solution`` does not modify it)."""
-    from g2s.reference.certificates import instance_graph
-    return instance_graph(family, n, index)
 
 
 def validate_unit(key: dict, value) -> str | None:
     """Why a cached unit cannot be trusted (None when it can): its shape, and its solution
     re-checked feasible on the instance with its objective recomputed (an edited objective
     is caught even with a valid checksum)."""
+    from g2s.graphs import instance_edges
     from g2s.problems import InfeasibleSolution, check_solution
     if not isinstance(value, dict) or not isinstance(value.get("objective"), int) \
             or not isinstance(value.get("solution"), list):
         return "not a unit result (objective and solution)"
     try:
-        G = _validation_graph(key["family"], key["n"], key["index"])
+        # the instance as an edge array, built once per process: a 3,200-vertex bipartite
+        # graph has 1.9 million edges, seconds to build as a networkx graph for every method
+        G = instance_edges(key["family"], key["n"], key["index"])
     except (KeyError, TypeError):
         return "malformed unit key"
     if not all(isinstance(v, int) and v in G for v in value["solution"]):

@@ -44,8 +44,7 @@ def import_units(run, path, problem: str, units, key, hashes, t_max: int, *,
     ``keep``: a dict that also receives each accepted value under its unit (then a disabled
     cache, ``--no-cache``, is no reason to skip it).  Prints one summary line and one line per
     rejected match; returns the counts."""
-    from g2s.graphs import graph_fingerprint
-    from g2s.reference.certificates import instance_graph
+    from g2s.graphs import instance_edges
 
     def check(k: dict, v) -> str | None:     # a key without "problem" is this problem's
         return validate_unit({"problem": problem, **k}, v)
@@ -81,7 +80,7 @@ def import_units(run, path, problem: str, units, key, hashes, t_max: int, *,
             continue
         f, n, i = match[1:4]
         if (f, n, i) not in fingerprints:
-            fingerprints[(f, n, i)] = graph_fingerprint(instance_graph(f, n, i))
+            fingerprints[(f, n, i)] = instance_edges(f, n, i).fingerprint
         if rec["fingerprint"] != fingerprints[(f, n, i)]:
             _skip(counts, "other graph", f"{where}: another graph (fingerprint "
                   f"{rec['fingerprint']} != local {fingerprints[(f, n, i)]}, {f} n={n} #{i}); "
