@@ -83,15 +83,17 @@ decided on seeds:
   found solutions of the same value, at least as good as the reference (ratio <= 1), on
   every graph there: neither can be better than the best known.  A pair with no informative
   point is undecided;
-* the pairs: step 2 over the n = n_A x n_B pairs, with its words (confirmed when the Wilson
-  interval of the fraction holding lies above one half, refuted below, seed-dependent when
-  pairs hold and fail across one half, undecided otherwise; uninformative when no pair has
-  an informative point).  The pairs are not independent -- seed i of A is in n_B of them --
-  so the interval of the fraction k/n is Wilson's as if from min(n_A, n_B) trials, the
-  smaller side's seeds: all 30 pairs of 10 A seeds and 3 B seeds holding is still what a
-  B recipe whose every second seed beats every A seed shows with chance 1/8 (three seeds
-  that do not), so it cannot confirm; and fewer than ``MIN_SEEDS`` seeds on either side is
-  undecided, as in step 2.
+* the seeds of A (revised after the ten-seed data had been seen; see "Revisions" below):
+  each seed of A is one trial, and it **holds** when every one of its pairs holds (it is
+  better than every trained B model), **fails** when some pair fails (some B model is better
+  beyond the noise), and is **undecided** otherwise (or when it lacks a pair the other A seeds
+  have); then step 2 over A's seeds.  The B seeds are the comparators, not the trials, so the
+  verdict reads "a typical seed of A beats each of B's trained models" -- conditional on B's
+  seeds, which the evidence names.  Before, the n_A x n_B pairs were the trials with
+  Wilson's interval as if from min(n_A, n_B) of them: with 10 x 3 seeds, enumerating every
+  outcome gave only seed-dependent (435 cases) or undecided (61), never confirmed or refuted,
+  so a three-seed baseline made every comparison undecidable by construction.  Each pair's
+  decision is still reported, and the pair counts with it.
 
 A trained model against fixed methods: "no heuristic beats A" (:func:`versus_fixed_claim`)
 ---------------------------------------------------------------------------------------------
@@ -116,6 +118,25 @@ upper end is below it (``strict``: at most it), else is **undecided**.  Then ste
 and where it is refuted, "at least sometimes" (above 0.2) tells a narrower claim that holds
 (``qualified``) from one that fails too (``refuted``).
 
+Revisions after the data they decide had been seen (each also in its claims' rule history)
+---------------------------------------------------------------------------------------------
+All four were made together, after the ten-seed data had been seen, because each let a verdict
+word follow from how the rule was built rather than from the data:
+
+* **Failures count at every point.**  A threshold claim's informative points may make a seed
+  hold, but every point may make it fail (Bonferroni over all of them): before, only the
+  informative points were tested both ways, so a seed far past the bar at a point the trivial
+  solver also meets was not counted as failing.  A claim with no informative point is
+  ``uninformative`` only while no seed fails.
+* **Borderline endpoints decide nothing** (:func:`mc_margin`): an interval endpoint within
+  :data:`MC_SIGMAS` Monte Carlo standard errors of the bar neither holds nor fails, so no
+  decision turns on the resampling seed (before, an upper end of 1.040 at a bar of 1.04 held
+  with 9,999 resamples and not with 2,000).
+* **Pairs of seeds: A's seeds are the trials** (above).
+* **What an undecided verdict can still become** is reported (``reachable``: the words
+  step 2 gives when the undecided seeds resolve; "cannot be decided with n seeds" when even
+  all n holding would not confirm).
+
 Several comparisons read as one claim ("A is better than every B"; also several types of one
 threshold claim) by :func:`combined_verdict`: refuted when one is refuted, confirmed when all
 are confirmed, uninformative when all are uninformative, else seed-dependent when one is, else
@@ -125,15 +146,17 @@ undecided when one is not confirmed, qualified or uninformative, else qualified.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from math import sqrt
+from math import exp, pi, sqrt
 
+import numpy as np
 from scipy.special import ndtri
 
 from reproduce.harness.settings import EPS, MIN_SEEDS
 from reproduce.harness.verdicts.records import seed_label
 from reproduce.harness.verdicts.rule import N_RESAMPLES, SEED, interval_over_graphs
 
-__all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decision",
+__all__ = ["ALPHA", "MC_SIGMAS", "mc_margin", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS",
+           "seed_decision", "reachable_text",
            "seeds_verdict", "seed_claim", "graphs_required", "pair_claim", "pair_claims",
            "versus_fixed_claim",
            "rate_claim", "mostly_verdict", "combined_verdict",
@@ -141,6 +164,8 @@ __all__ = ["ALPHA", "SEED_CONFIDENCE", "MIN_SEEDS", "SEED_VERDICTS", "seed_decis
 
 #: per-seed test level over graphs (step 1)
 ALPHA = 0.05
+#: Monte Carlo standard errors an interval endpoint must clear the bar by (borderline rule)
+MC_SIGMAS = 3.0
 #: confidence of the Wilson interval of the fraction of seeds that hold (step 2)
 SEED_CONFIDENCE = 0.95
 # MIN_SEEDS (reproduce.harness.settings): fewer seeds than this are ``undecided`` whatever they
@@ -192,42 +217,70 @@ def graphs_required(per_unit: Iterable[Mapping[str, Sequence[float]]]) -> dict[s
     return out
 
 
+def mc_margin(values: Sequence[float], confidence: float,
+              n_resamples: int = N_RESAMPLES) -> float:
+    """How far a percentile-bootstrap endpoint of the mean of ``values`` may move with the
+    resampling seed: :data:`MC_SIGMAS` Monte Carlo standard errors of the sample quantile at
+    ``q = (1 + confidence) / 2`` of ``n_resamples`` draws, ``sqrt(q (1 - q) / B) / phi(z_q)``
+    times the bootstrap distribution's spread (its normal approximation, ``sd / sqrt(n)``).
+    An endpoint nearer the bar than this is *borderline*: the decision would turn on the
+    resampling seed."""
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return 0.0
+    q = 0.5 + 0.5 * confidence
+    z = float(ndtri(q))
+    density = exp(-0.5 * z * z) / sqrt(2 * pi)
+    return MC_SIGMAS * sqrt(q * (1 - q) / n_resamples) / density * \
+        float(x.std(ddof=1)) / sqrt(len(x))
+
+
 def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, direction: str = "<=",
-                  points: Sequence[str] | None = None, alpha: float = ALPHA,
+                  points: Sequence[str] | None = None,
+                  fail_points: Sequence[str] | None = None, alpha: float = ALPHA,
                   strict: bool = False, required: Mapping[str, int] | None = None,
                   n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
     """Step 1 (module docstring): ``holds`` / ``fails`` / ``undecided`` for one seed.
 
-    ``values[point]`` are the seed's per-graph values at that point; ``points`` restricts the
-    decision to the informative ones (default: every point of ``values`` or ``required``);
-    ``strict``: holding needs the interval strictly on the claim's side (a difference "A better
-    than B" must exclude a tie); ``required[point]``: the graphs a complete run has there
+    ``values[point]`` are the seed's per-graph values at that point; ``points`` are the points
+    that may make it hold (the informative ones; default: every point of ``values`` or
+    ``required``), ``fail_points`` those that may make it fail (default ``points``; a threshold
+    claim passes every point: an uninformative point never hides a failure); ``strict``:
+    holding needs the interval strictly on the claim's side (a difference "A better than B"
+    must exclude a tie); ``required[point]``: the graphs a complete run has there
     (:func:`graphs_required`) -- a point with fewer is incomplete, counts neither way and keeps
-    the seed from holding.  Returns the decision, the deciding point, every complete point's
-    two intervals and ``incomplete`` (``{point: "k of m graphs"}``).
+    the seed from holding.  An endpoint within :func:`mc_margin` of the bar is borderline and
+    decides nothing.  Returns the decision, the deciding point, every complete point's two
+    intervals, ``incomplete`` (``{point: "k of m graphs"}``) and ``borderline`` (points).
     """
     if direction not in ("<=", ">="):
         raise ValueError(f"direction must be '<=' or '>=', got {direction!r}")
     required = required or {}
     wanted = list(points) if points is not None else \
         list(values) + [p for p in required if p not in values]
-    incomplete = {p: f"{len(values.get(p, ()))} of {required[p]} graphs" for p in wanted
+    fail_wanted = wanted if fail_points is None else list(fail_points)
+    every = list(dict.fromkeys([*wanted, *fail_wanted]))
+    incomplete = {p: f"{len(values.get(p, ()))} of {required[p]} graphs" for p in every
                   if len(values.get(p, ())) < required.get(p, 0)}
     pts = [p for p in wanted if p not in incomplete and len(values.get(p, ())) > 0]
+    fpts = [p for p in fail_wanted if p not in incomplete and len(values.get(p, ())) > 0]
     why = "incomplete: " + ", ".join(f"{p} {c}" for p, c in incomplete.items())
-    if not pts:
+    if not pts and not fpts:
         return {"decision": "undecided", "deciding_point": None, "points": {},
-                "incomplete": incomplete,
+                "incomplete": incomplete, "borderline": [],
                 "why": why if incomplete else "no informative point with data"}
-    k = len(pts)
+    k = len(fpts) or 1
     hold_conf, fail_conf = 1 - alpha, 1 - alpha / k
     recs = {}
-    for p in pts:
+    for p in dict.fromkeys([*pts, *fpts]):
         recs[p] = {"hold": interval_over_graphs(values[p], confidence=hold_conf,
                                                 n_resamples=n_resamples, seed=seed),
                    "fail": interval_over_graphs(values[p], confidence=fail_conf,
                                                 n_resamples=n_resamples, seed=seed)}
+        recs[p]["hold"]["margin"] = mc_margin(values[p], hold_conf, n_resamples)
+        recs[p]["fail"]["margin"] = mc_margin(values[p], fail_conf, n_resamples)
     le = direction == "<="
+    sign = 1 if le else -1
 
     def near(p):  # the end of the "hold" interval on the far side from the claim
         r = recs[p]["hold"]
@@ -237,23 +290,33 @@ def seed_decision(values: Mapping[str, Sequence[float]], bar: float, *, directio
         r = recs[p]["fail"]
         return r["low"] - bar if le else bar - r["high"]
 
-    failing = [p for p in pts if past(p) > 0]
+    def holds_at(p):   # the hold interval on the claim's side, beyond the Monte Carlo error
+        r = recs[p]["hold"]
+        return _meets(r["high" if le else "low"] + sign * r["margin"], bar, direction, strict)
+
+    failing = [p for p in fpts if past(p) > recs[p]["fail"]["margin"]]
+    def gap(p):        # the hold interval's far end from the bar (positive: on its side)
+        r = recs[p]["hold"]
+        return bar - r["high"] if le else r["low"] - bar
+    # within the Monte Carlo error of the bar, on either side: another resampling seed could
+    # have decided the other way, so the point decides nothing
+    borderline = sorted({p for p in fpts if abs(past(p)) <= recs[p]["fail"]["margin"] > 0} |
+                        {p for p in pts if abs(gap(p)) <= recs[p]["hold"]["margin"] > 0},
+                        key=every.index)
     if failing:
         decision, point = "fails", max(failing, key=past)
-    elif incomplete:
+    elif incomplete or not pts:
         decision, point = "undecided", None
-    elif all(_meets(recs[p]["hold"]["high" if le else "low"], bar, direction, strict)
-             for p in pts):
+    elif all(holds_at(p) for p in pts):
         decision, point = "holds", max(pts, key=near)
     else:
         decision = "undecided"
-        point = max((p for p in pts if not _meets(recs[p]["hold"]["high" if le else "low"],
-                                                   bar, direction, strict)), key=near)
+        point = max((p for p in pts if not holds_at(p)), key=near)
     out = {"decision": decision, "deciding_point": point, "n_points": k,
            "confidence_hold": hold_conf, "confidence_fail": fail_conf, "points": recs,
-           "incomplete": incomplete}
+           "incomplete": incomplete, "borderline": borderline}
     if point is None:
-        out["why"] = why
+        out["why"] = why if incomplete else "no informative point"
     return out
 
 
@@ -278,13 +341,37 @@ def seeds_verdict(decisions: Mapping[str, str] | Sequence[str], *,
     n = k + f + u
     m = n if trials is None else trials
 
+    def word(k, f, u):
+        return _word(k, f, u, n_informative=n_informative, min_seeds=min_seeds, m=m,
+                     scaled=trials is not None, confidence=confidence)
+    verdict, (low, high) = word(k, f, u)
+    # what resolving the undecided seeds could still make it (j of them holding)
+    reachable = sorted({word(k + j, f + u - j, 0)[0] for j in range(u + 1)},
+                       key=SEED_VERDICTS.index)
+    # whether this many trials could ever decide: all holding confirms, none refutes
+    decidable = _word(m, 0, 0, n_informative=1, min_seeds=min_seeds, m=m, scaled=False,
+                      confidence=confidence)[0] == "confirmed"
+    return {"verdict": verdict, "k": k, "fails": f, "undecided": u, "n": n,
+            "k_of_n": f"{k} of {n}", "fraction_interval": [round(low, 4), round(high, 4)],
+            "confidence": confidence, "some_seed_holds": k > 0,
+            "reachable": reachable, "decidable": decidable, "trials": m,
+            "seeds": {str(s): d for s, d in named.items()}}
+
+
+def _word(k: int, f: int, u: int, *, n_informative, min_seeds: int, m: int, scaled: bool,
+          confidence: float) -> tuple[str, tuple[float, float]]:
+    """Step 2's word for ``k`` holding, ``f`` failing and ``u`` undecided of ``k + f + u``,
+    the Wilson interval from ``m`` trials (``scaled``: the counts rescaled to ``m``)."""
+    n = k + f + u
+
     def ci(count):  # Wilson's interval of the fraction count / n, from m trials
-        return wilson(count if trials is None or n == 0 else count * m / n, m, confidence)
+        return wilson(count * m / n if scaled and n else count, m if scaled or not n else n,
+                      confidence)
 
     low, _ = ci(k)
     _, high = ci(k + u)
-    if n_informative == 0:
-        verdict = "uninformative"
+    if n_informative == 0 and not f:
+        verdict = "uninformative"    # nothing could hold and nothing failed
     elif m < min_seeds:
         verdict = "undecided"
     elif low > 0.5:
@@ -295,10 +382,18 @@ def seeds_verdict(decisions: Mapping[str, str] | Sequence[str], *,
         verdict = "seed-dependent"
     else:
         verdict = "undecided"
-    return {"verdict": verdict, "k": k, "fails": f, "undecided": u, "n": n,
-            "k_of_n": f"{k} of {n}", "fraction_interval": [round(low, 4), round(high, 4)],
-            "confidence": confidence, "some_seed_holds": k > 0,
-            "seeds": {str(s): d for s, d in named.items()}}
+    return verdict, (low, high)
+
+
+def reachable_text(verdict: Mapping) -> str:
+    """What an undecided verdict could still become, as evidence shows it: the words step 2
+    gives when the undecided seeds resolve, or that the seeds can never decide."""
+    if not verdict.get("decidable", True):
+        return f"cannot be decided with {verdict.get('trials')} seeds"
+    words = [w for w in verdict.get("reachable", ()) if w != verdict["verdict"]]
+    if verdict["verdict"] != "undecided":
+        return "decided"
+    return "could still become " + (", ".join(words) if words else "nothing else")
 
 
 def fraction_text(verdict: Mapping) -> str:
@@ -359,15 +454,18 @@ def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
     else:
         informative = list(points)
         null_note = "no trivial-solver run in this JSON: every point counted"
-    decisions, notes = {}, []
+    decisions, notes, borderline = {}, [], []
     required = graphs_required(per_seed.values())
     for k, values in per_seed.items():
         if not values:
             continue
+        # informative points may make it hold; every point may make it fail
         d = seed_decision(values, bar, direction=direction, points=informative,
-                          required=required, n_resamples=n_resamples, seed=seed)
+                          fail_points=points, required=required, n_resamples=n_resamples,
+                          seed=seed)
         label = seed_label(k)
         decisions[label] = d["decision"]
+        borderline += [f"{label} {q}" for q in d["borderline"]]
         p = d["deciding_point"]
         if p is not None:
             iv = d["points"][p]["hold" if d["decision"] != "fails" else "fail"]
@@ -383,7 +481,8 @@ def seed_claim(instances: Sequence[Mapping], keys: Sequence[str], bar: float, *,
     out = seeds_verdict(decisions, n_informative=len(informative), min_seeds=min_seeds)
     out.update(informative=f"{len(informative)} of {len(points)} points ({null_note})",
                per_seed="; ".join(notes), bar=bar, direction=direction,
-               fraction_interval=fraction_text(out), some_seed=some_seed_text(decisions))
+               fraction_interval=fraction_text(out), some_seed=some_seed_text(decisions),
+               reachable=reachable_text(out), borderline=", ".join(borderline) or "none")
     del out["seeds"]
     return out
 
@@ -436,6 +535,7 @@ def pair_claim(instances: Sequence[Mapping], a_keys: Sequence[str], b_keys: Sequ
     interval) and ``worst_pair`` (the pair whose deciding difference is largest).
     """
     decisions, notes, worst, ran, n_informative = {}, [], None, (set(), set()), 0
+    by_a: dict[str, list[str]] = {}
     pairs = {(a, b): _pair_differences(instances, a, b, families)
              for a in a_keys for b in b_keys}
     required = graphs_required(diffs for diffs, _ in pairs.values())
@@ -449,6 +549,7 @@ def pair_claim(instances: Sequence[Mapping], a_keys: Sequence[str], b_keys: Sequ
                           n_resamples=n_resamples, seed=seed)
         label = f"{seed_label(a)} vs {seed_label(b)}"
         decisions[label] = d["decision"]
+        by_a.setdefault(a, []).append(d["decision"])
         ran[0].add(a)
         ran[1].add(b)
         n_informative += bool(informative)
@@ -464,10 +565,20 @@ def pair_claim(instances: Sequence[Mapping], a_keys: Sequence[str], b_keys: Sequ
         return {"verdict": "undecided", "k_of_n": "0 of 0", "why": "no shared records",
                 "per_pair": "none"}
     sides = (len(ran[0]), len(ran[1]))
-    out = seeds_verdict(decisions, n_informative=n_informative, min_seeds=min_seeds,
-                        trials=min(sides))
+    # each A seed is one trial: it holds when it beats every B seed, fails when some B seed
+    # beats it, is undecided otherwise (or when it lacks a pair the others have)
+    per_a = {seed_label(a): ("fails" if "fails" in ds else
+                             "holds" if len(ds) == sides[1] and set(ds) == {"holds"} else
+                             "undecided") for a, ds in by_a.items()}
+    out = seeds_verdict(per_a, n_informative=n_informative, min_seeds=min_seeds)
+    pairs_k = sum(d == "holds" for d in decisions.values())
+    pairs_f = sum(d == "fails" for d in decisions.values())
+    out.update(reachable=reachable_text(out))
     del out["seeds"], out["some_seed_holds"]
     out.update(fraction_interval=fraction_text(out), seeds=f"{sides[0]} x {sides[1]}",
+               a_seeds=", ".join(f"{s} {d}" for s, d in per_a.items()),
+               pairs_k=pairs_k, pairs_n=len(decisions),
+               pairs_k_of_n=f"{pairs_k} of {len(decisions)}", pairs_fail=pairs_f,
                informative=f"{n_informative} of {len(decisions)} pairs",
                per_pair="; ".join(notes), worst_pair=worst[1] if worst else "none")
     return out
@@ -552,12 +663,12 @@ def mostly_verdict(mostly: Mapping, sometimes: Mapping) -> str:
     object (D.3 (5)'s "mostly" and "at least sometimes" of :func:`rate_claim`, module
     docstring; also "in every cell" and "in some cell"): ``mostly`` decides; where it is
     refuted, ``sometimes`` confirmed makes the claim ``qualified`` (the narrower reading holds)
-    and ``sometimes`` refuted keeps it ``refuted``; otherwise ``sometimes``' word (the seeds do
-    not decide the narrower claim)."""
+    and otherwise it stays ``refuted``: the claim as stated is refuted, and a narrower reading
+    qualifies it only when that reading is itself confirmed (revised after the data had been
+    seen: before, an undecided or seed-dependent narrower reading gave the headline its word)."""
     if mostly["verdict"] != "refuted":
         return mostly["verdict"]
-    return {"confirmed": "qualified", "refuted": "refuted"}.get(sometimes["verdict"],
-                                                                  sometimes["verdict"])
+    return "qualified" if sometimes["verdict"] == "confirmed" else "refuted"
 
 
 def pair_claims(tables: Mapping[str, tuple], *, min_seeds: int = MIN_SEEDS,
@@ -577,15 +688,17 @@ def pair_claims(tables: Mapping[str, tuple], *, min_seeds: int = MIN_SEEDS,
         return ", ".join(t for t, g in got.items() if g["verdict"] == word) or "none"
     words = [g["verdict"] for g in got.values()]
     return {"verdict": combined_verdict(words) if got else "pending", "comparisons": len(got),
-            "pairs": sum(g["n"] for g in got.values()),
-            "pairs_holding": sum(g["k"] for g in got.values()),
+            "pairs": sum(g["pairs_n"] for g in got.values()),
+            "pairs_holding": sum(g["pairs_k"] for g in got.values()),
             "by_verdict": ", ".join(f"{words.count(w)} {w}" for w in SEED_VERDICTS
                                     if w in words) or "none",
             "confirmed_for": tags("confirmed"), "refuted_for": tags("refuted"),
             "per_comparison": "; ".join(
-                f"{t}: {g['verdict']} (pairs holding {g['k_of_n']} {g['fraction_interval']}, "
-                f"failing {g['fails']}, undecided {g['undecided']}; seeds {g['seeds']}; "
-                f"largest A - B: {g['worst_pair']})" for t, g in got.items()) or "none"}
+                f"{t}: {g['verdict']} (seeds better than every baseline seed {g['k_of_n']} "
+                f"{g['fraction_interval']}, beaten {g['fails']}, undecided {g['undecided']}; "
+                f"pairs holding {g['pairs_k_of_n']}, failing {g['pairs_fail']}; seeds "
+                f"{g['seeds']}; largest A - B: {g['worst_pair']})" for t, g in got.items())
+            or "none"}
 
 
 def combined_verdict(kinds: Sequence[str]) -> str:
