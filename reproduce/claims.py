@@ -31,7 +31,10 @@ order inside each), ``short`` (the claim in at most 80 characters, for the summa
   in CLAIMS.md is typed by hand.  ``{field:noun}`` writes a count with its noun in the right
   number (``{seeds:seed}`` -> "1 seed" / "3 seeds"; ``{n:vertex|vertices}`` for irregular
   plurals).  Literal braces in such evidence are doubled (``S = {{}}``); the evidence of other
-  checks is shown as written.
+  checks is shown as written.  A ``recorded`` entry (a conformance check of our setup, a
+  measurement) may still carry a check: its tests must pass; a ``json:`` one is recorded
+  only while its rule cannot decide (``RECORDABLE``: a variant with one to three seeds), the
+  rule's own word filling ``{rule_verdict}``, and it drifts once the rule decides.
 
 A claim may list ``variants``: ids of claims that re-check it with a choice the paper leaves
 unstated (training length, checkpoint selection: the ``*-early-weights`` entries).  CLAIMS.md
@@ -177,6 +180,27 @@ def derive_json(check: str, cache: dict) -> dict:
     return got
 
 
+#: the rule's words that say its data cannot decide: only then may a ``json:`` entry be
+#: ``recorded`` (listed as a measurement, as the variants with one to three seeds are)
+RECORDABLE = ("undecided",)
+
+
+def as_recorded(claim: dict, got: dict) -> dict:
+    """A ``recorded`` entry with a ``json:`` check: its derived object with the verdict
+    ``recorded`` and the rule's own word kept as ``rule_verdict``, as long as the rule cannot
+    decide (:data:`RECORDABLE`); a rule that decides makes it drift (the ledger must then carry
+    the rule's word).  Any other entry, and a ``recorded`` word from the rule itself, pass
+    unchanged."""
+    word = got.get("verdict")
+    if claim["verdict"] != "recorded" or word in ("recorded", "drift"):
+        return got
+    if word in RECORDABLE:
+        return {**got, "verdict": "recorded", "rule_verdict": word}
+    return {**got, "verdict": "drift",
+            "why": f"the rule now decides ({word}): a recorded entry is one its data cannot "
+                   "decide; give it the rule's word"}
+
+
 def _one_argument_summarise(module):
     """The script's ``summarise(raw)`` when it takes the raw result alone (the figures whose
     summarised keys follow from the JSON's own records), else None."""
@@ -285,7 +309,7 @@ def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]
         if not chk:
             derived[c["id"]] = {"verdict": c["verdict"]}  # pending or recorded
         elif chk.startswith("json:"):
-            derived[c["id"]] = derive_json(chk, cache)
+            derived[c["id"]] = as_recorded(c, derive_json(chk, cache))
             bad = [] if skip_pytest else [f"rule test {n} {outcomes[n]}" for n in _test_ids(c)
                                           if outcomes[n] != "passed"]
             if bad:

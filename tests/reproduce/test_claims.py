@@ -335,3 +335,32 @@ def test_changes_read_a_ledger_rendered_before_the_summary_tables():
     got = C.changes(old, new)
     assert got[2:] == ["| fig4-maxcut | **inconclusive** | **seed-dependent**: seeds holding: "
                        "6 of 10 |"]
+
+
+def test_a_recorded_json_entry_stays_recorded_only_while_its_rule_cannot_decide(tmp_path):
+    """A variant with one to three seeds is recorded (listed as a measurement); its derived
+    fields still fill its evidence, the rule's own word is kept, and once the rule decides
+    the entry drifts (the ledger must then carry the rule's word)."""
+    claim = _claim("{k_of_n} seeds hold; the rule reads {rule_verdict}", verdict="recorded")
+    got = C.as_recorded(claim, {"verdict": "undecided", "k_of_n": "2 of 3"})
+    assert got["verdict"] == "recorded" and got["rule_verdict"] == "undecided"
+    assert C.evidence_text(claim, got) == "2 of 3 seeds hold; the rule reads undecided"
+    for decided in ("refuted", "confirmed", "seed-dependent"):
+        assert C.as_recorded(claim, {"verdict": decided})["verdict"] == "drift"
+    assert C.as_recorded(claim, {"verdict": "drift", "why": "x"})["why"] == "x"
+    assert C.as_recorded({**claim, "verdict": "undecided"}, {"verdict": "undecided"}) == \
+        {"verdict": "undecided"}
+    assert C.as_recorded(claim, {"verdict": "recorded"}) == {"verdict": "recorded"}
+
+
+def test_the_forced_entries_are_recorded():
+    """Conformance checks of our setup and the early-weights variants (one to three seeds,
+    which the seed rule cannot decide) carry no tested word."""
+    claims = {c["id"]: c for c in C.load_ledger()}
+    for cid in ("fig3-within-10pct-early-weights", "fig4-maxcut-early-weights",
+                "fig4-mis-er-early-weights"):
+        assert claims[cid]["verdict"] == "recorded", cid
+    conformance = [cid for cid, c in claims.items() if "conformance check" in c["evidence"]]
+    assert {"g2s-25k-runs-on-cpu", "shared-hyperparameters", "baseline-s2v-depth-choice",
+            "list-heuristic-definition"} <= set(conformance)
+    assert all(claims[cid]["verdict"] == "recorded" for cid in conformance)
