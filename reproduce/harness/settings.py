@@ -92,6 +92,20 @@ G2S_RECIPE_SEEDS = {(p, t, r): tuple(s for s in seeds
 #: the recipes each (problem, training set) of G2S-RNN has targets for, the shipped one first
 G2S_RECIPES = {(p, t): tuple(r for r in RECIPES if (p, t, r) in G2S_RECIPE_SEEDS)
                for (p, t, _r) in G2S_RECIPE_SEEDS}
+
+
+def recipe_targets(*models: tuple[str, str]) -> dict[str, tuple[int, ...]]:
+    """``{recipe: seeds}`` of the recipes trained for every G2S-RNN model ``(problem,
+    training set)`` given (the fewest seeds any of them has), shipped recipe first: the
+    readings a claim about these models is decided under."""
+    out = {}
+    for r in RECIPES:
+        got = [TRAIN_TARGETS.get(("g2s_rnn", p, t, r)) for p, t in models]
+        if got and all(g is not None for g in got):
+            out[r] = min(got, key=len)
+    return out
+
+
 #: G2S-RNN training seeds per (problem, training set) of the shipped recipe.  Curves over
 #: several seeds plot their mean with the per-seed spread; the paper shows one curve per model.
 G2S_SEEDS = {(p, t): seeds for (p, t, r), seeds in G2S_RECIPE_SEEDS.items() if r == PAPER}

@@ -1,0 +1,206 @@
+"""Claims about a trained model under every training recipe, one word on robustness, and
+the learning null ("training beats the untrained model").
+
+Written and committed before any variant recipe's evaluation data existed (the rule comes
+first; a revision after seeing data must say so here and in the claim's rule history).
+
+A figure JSON holds G2S-RNN's results per recipe (:data:`g2s.rl.recipes.RECIPES`) under
+``g2s_rnn_sK`` (the shipped recipe, ``paper``) and ``g2s_rnn_{recipe}_sK`` (the others).
+:func:`recipe_view` turns a JSON into the one a figure would have written had recipe r been
+the shipped one (its keys renamed to ``g2s_rnn...``), so every claim's own rule decides it under
+every recipe with no rule knowing about recipes.  Then, per claim about a trained model
+(:func:`with_recipes`):
+
+* ``by_recipe``: the claim's verdict word under each recipe with data (``pending`` while a
+  recipe has fewer evaluated seeds than its training target; ``untrained`` is the learning
+  null, shown, never part of the robustness word);
+* ``robustness``: **recipe-robust** when the verdict is the same under every reading of the
+  paper's recipe trained for the claim's models (:data:`g2s.rl.recipes.PAPER_READINGS`: the
+  shipped one and the variants the paper allows, each complete); **recipe-sensitive** when
+  some reading changes it (the evidence names which, and what it becomes); **pending** while
+  a reading has no complete evaluation; **untested** when no variant of the model was trained;
+  the diagnostic beyond the paper (``sizes``) is shown, never counted;
+* the headline word stays the shipped recipe's, except that a claim refuted under it and
+  confirmed under a reading the paper allows is **not-reproduced** (the paper's recipe can
+  satisfy it; ours did not), with that reason.
+
+The learning null (:func:`null_claim`): each trained seed s is paired with the untrained
+initialisation s it started from; over every graph of the figure both ran, the paired
+per-graph differences (trained minus untrained ratio; lower is better) give a percentile
+bootstrap interval of their mean (:func:`reproduce.harness.verdicts.seeds.seed_decision`, one
+point, bar 0, strict, with its borderline rule): the seed **holds** (training helped) when the
+95% interval lies below 0, **fails** (the untrained model did better) when it lies above,
+else undecided; then :func:`~reproduce.harness.verdicts.seeds.seeds_verdict` over the pairs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+from g2s.rl.recipes import PAPER, PAPER_READINGS, RECIPES, UNTRAINED
+from reproduce.harness.verdicts.records import seed_label
+from reproduce.harness.verdicts.seeds import (
+    reachable_text,
+    seed_decision,
+    seeds_verdict,
+)
+
+__all__ = ["ENCODER", "model_name", "recipe_view", "recipes_in", "with_recipes", "null_claim",
+           "robustness"]
+
+ENCODER = "g2s_rnn"
+_KEY = re.compile(rf"^{ENCODER}(?:_(?!s\d+$)(?P<recipe>[a-z][a-z0-9]*?))?(?:_s(?P<seed>\d+))?$")
+
+
+def model_name(recipe: str) -> str:
+    """The result key prefix of G2S-RNN under ``recipe`` (``g2s_rnn`` for the shipped one)."""
+    return ENCODER if recipe == PAPER else f"{ENCODER}_{recipe}"
+
+
+def _recipe_of_key(key: str) -> str | None:
+    """The recipe of a G2S-RNN result key (``g2s_rnn_s3`` -> paper, ``g2s_rnn_tvaried_s3`` ->
+    tvaried), None for any other key."""
+    m = _KEY.match(key)
+    if not m:
+        return None
+    r = m["recipe"] or PAPER
+    return r if r in RECIPES else None
+
+
+def _rename(obj, recipe: str):
+    """``obj`` with every dict key of ``recipe``'s G2S-RNN renamed to the shipped recipe's and
+    every other recipe's G2S-RNN key dropped (recursively); other keys untouched."""
+    if isinstance(obj, Mapping):
+        out = {}
+        for k, v in obj.items():
+            r = _recipe_of_key(k) if isinstance(k, str) else None
+            if r is None:
+                out[k] = _rename(v, recipe)
+            elif r == recipe:
+                prefix = model_name(recipe)
+                out[ENCODER + k[len(prefix):]] = _rename(v, recipe)
+        # the untrained null stays under its own name in every view (the null claim reads it)
+        if recipe != UNTRAINED:
+            out.update({k: _rename(v, recipe) for k, v in obj.items()
+                        if isinstance(k, str) and _recipe_of_key(k) == UNTRAINED})
+        return out
+    if isinstance(obj, list):
+        return [_rename(v, recipe) for v in obj]
+    return obj
+
+
+def recipe_view(result: dict, recipe: str) -> dict:
+    """The JSON as if ``recipe`` were the shipped recipe (module docstring)."""
+    return result if recipe == PAPER else _rename(result, recipe)
+
+
+def recipes_in(result: dict) -> dict[str, list[int]]:
+    """``{recipe: seeds}`` of G2S-RNN with results in the JSON's instance records."""
+    out: dict[str, set] = {}
+    for rec in result.get("instances", []):
+        for k in rec.get("results", {}):
+            m = _KEY.match(k)
+            r = _recipe_of_key(k)
+            if r is not None and m["seed"] is not None:
+                out.setdefault(r, set()).add(int(m["seed"]))
+    return {r: sorted(out[r]) for r in RECIPES if r in out}
+
+
+def _target(recipe: str, targets: Mapping[str, Iterable[int]]) -> int:
+    return len(tuple(targets.get(recipe, ())))
+
+
+def robustness(by_recipe: Mapping[str, str],
+               readings: Iterable[str] = PAPER_READINGS) -> tuple[str, str]:
+    """``(word, note)`` from the verdict words under each recipe (module docstring);
+    ``readings``: the readings of the paper's recipe trained for this claim's models."""
+    readings = [r for r in PAPER_READINGS if r != PAPER and r in tuple(readings)]
+    if not readings:
+        return "untested", "no variant of this model's recipe was trained"
+    missing = [RECIPES[r].label for r in readings if by_recipe.get(r, "pending") == "pending"]
+    base = by_recipe.get(PAPER)
+    changed = [f"{RECIPES[r].label} {by_recipe[r]}" for r in readings
+               if by_recipe.get(r, "pending") not in ("pending", base)]
+    if changed:
+        return "recipe-sensitive", (f"the shipped recipe gives {base}; " + ", ".join(changed)
+                                    + (f" (pending: {', '.join(missing)})" if missing else ""))
+    if missing:
+        return "pending", f"no complete evaluation yet under {', '.join(missing)}"
+    return "recipe-robust", f"{base} under every reading of the recipe"
+
+
+def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[str],
+                 targets: Mapping[str, Iterable[int]] | None = None) -> dict:
+    """``derive(result)`` with, on each claim of ``claims`` (those about a trained model), its
+    verdict under each recipe (``by_recipe``), the robustness word and note, and the headline
+    word's one exception (module docstring).  ``targets[recipe]``: the seeds the recipe is
+    trained with for every model the claims read (:func:`reproduce.harness.settings.
+    recipe_targets`); a recipe evaluated on fewer is ``pending``, one without a target is not a
+    reading of these models.  Default: every recipe in the JSON, complete as it is."""
+    out = derive(result)
+    claims = [c for c in claims if c in out]
+    present = recipes_in(result)
+    if targets is None:
+        targets = present
+    words: dict[str, dict[str, str]] = {c: {r: "pending" for r in targets} for c in claims}
+    for r, seeds in present.items():
+        if r not in targets:
+            continue
+        full = len(seeds) >= _target(r, targets)
+        got = out if r == PAPER else derive(recipe_view(result, r)) if full else {}
+        for c in claims:
+            words[c][r] = got[c]["verdict"] if full and c in got else "pending"
+    for c in claims:
+        by = words[c]
+        word, note = robustness(by, targets)
+        rec = out[c]
+        rec["by_recipe"] = ", ".join(f"{RECIPES[r].label} {w}" for r, w in by.items()) or \
+            "none"
+        rec["robustness"], rec["robustness_note"] = word, note
+        allowed = [r for r in PAPER_READINGS if r != PAPER and by.get(r) == "confirmed"]
+        if rec["verdict"] == "refuted" and allowed:
+            rec["verdict"] = "not-reproduced"
+            rec["why_not_reproduced"] = (
+                "refuted under the shipped recipe, confirmed under "
+                + ", ".join(RECIPES[r].label for r in allowed) + ", which the paper allows")
+    return out
+
+
+def null_claim(instances, trained: str = ENCODER, null: str = model_name(UNTRAINED), *,
+               n_resamples: int | None = None) -> dict:
+    """"Training beats the untrained model": each seed of ``trained`` against the untrained
+    initialisation of the same seed (module docstring)."""
+    from reproduce.harness.verdicts.rule import N_RESAMPLES
+    pat_t, pat_n = re.compile(rf"^{trained}_s(\d+)$"), re.compile(rf"^{null}_s(\d+)$")
+    diffs: dict[int, list[float]] = {}
+    for rec in instances:
+        res = rec.get("results", {})
+        t = {int(m[1]): v for k, v in res.items() if (m := pat_t.match(k))}
+        u = {int(m[1]): v for k, v in res.items() if (m := pat_n.match(k))}
+        for s in t.keys() & u.keys():
+            if t[s].get("ratio") is not None and u[s].get("ratio") is not None:
+                diffs.setdefault(s, []).append(float(t[s]["ratio"]) - float(u[s]["ratio"]))
+    if not diffs:
+        return {"verdict": "pending", "k_of_n": "0 of 0", "per_seed": "none",
+                "why": "no seed with both a trained and an untrained run",
+                "fraction_interval": "none", "reachable": "none"}
+    decisions, notes = {}, []
+    graphs = max(len(v) for v in diffs.values())
+    for s in sorted(diffs):
+        d = seed_decision({"all": diffs[s]}, 0.0, strict=True, required={"all": graphs},
+                          n_resamples=n_resamples or N_RESAMPLES)
+        label = seed_label(f"{trained}_s{s}")
+        decisions[label] = d["decision"]
+        if d["points"]:
+            iv = d["points"]["all"]["hold" if d["decision"] != "fails" else "fail"]
+            notes.append(f"{label} {d['decision']} ({iv['estimate']:+.3f} "
+                         f"[{iv['low']:+.3f}, {iv['high']:+.3f}] over {len(diffs[s])} graphs)")
+        else:
+            notes.append(f"{label} {d['decision']} ({d.get('why', '')})")
+    out = seeds_verdict(decisions, n_informative=1)
+    low, high = out["fraction_interval"]
+    out.update(per_seed="; ".join(notes), fraction_interval=f"[{low:.2f}, {high:.2f}]",
+               reachable=reachable_text(out), graphs=graphs)
+    del out["seeds"]
+    return out
