@@ -64,6 +64,7 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/claims.py
     import _bootstrap  # noqa: F401
 
+from g2s.argtypes import OneLineParser  # noqa: E402
 from reproduce.claims_render import (  # noqa: F401 - re-exported: the ledger's rendering
     COUNT_NOUNS,
     FINDINGS_END,
@@ -363,9 +364,25 @@ def changes(before: str, after: str) -> list[str]:
     return rows
 
 
+def _revision(text: str) -> str:
+    """``--changes-since``'s value (an argparse type): a git revision, never empty (git would
+    read the index) and never starting with ``-`` (git would take it for an option)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the revision is empty; give one, e.g. HEAD~1")
+    if text.startswith("-"):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} starts with '-': not a revision")
+    return text
+
+
 def _changes_since(rev: str) -> int:
-    proc = subprocess.run(["git", "show", f"{rev}:CLAIMS.md"], cwd=ROOT, capture_output=True,
-                          text=True)
+    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           cwd=ROOT, capture_output=True, text=True)
+    if found.returncode != 0:
+        print(f"claims: error: {rev[:40]!r} is not a commit of this repository",
+              file=sys.stderr)
+        return 1
+    proc = subprocess.run(["git", "show", f"{found.stdout.strip()}:CLAIMS.md"], cwd=ROOT,
+                          capture_output=True, text=True)
     if proc.returncode != 0:
         print(f"claims: error: no CLAIMS.md at {rev[:40]!r} ({proc.stderr.strip()[:120]})",
               file=sys.stderr)
@@ -380,7 +397,7 @@ def _changes_since(rev: str) -> int:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
+    p = OneLineParser(prog="reproduce/claims.py", description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true",
                    help="fail (exit 1) when a verdict drifted or CLAIMS.md is out of date")
     p.add_argument("--skip-pytest", action="store_true",
@@ -388,10 +405,15 @@ def main(argv=None) -> int:
     p.add_argument("--refresh", nargs="+", default=[], metavar="NAME",
                    help="re-apply the current rules to these committed figure JSONs "
                         "(e.g. figure3 figure3_early20k/figure3) before re-deriving")
-    p.add_argument("--changes-since", metavar="REV", default=None,
+    p.add_argument("--changes-since", metavar="REV", default=None, type=_revision,
                    help="print the claims whose verdict changed since git revision REV (a "
-                        "Markdown table: before and after, from the rendered CLAIMS.md) and exit")
+                        "Markdown table: before and after, from the rendered CLAIMS.md) and "
+                        "exit; it checks nothing, so it cannot be combined with --check or "
+                        "--refresh")
     args = p.parse_args(argv)
+    if args.changes_since is not None and (args.check or args.refresh):
+        p.error("--changes-since only prints what changed; it cannot be combined with "
+                f"{'--check' if args.check else '--refresh'} (run them one after the other)")
     if args.changes_since is not None:
         return _changes_since(args.changes_since)
     if args.check and args.refresh:

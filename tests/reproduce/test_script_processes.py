@@ -188,3 +188,44 @@ def test_a_truncated_certificate_file_stops_a_figure_in_one_line_naming_it(tmp_p
     assert last.startswith("reproduce/figure2.py: ") and "mvc_er.json: not a certificate file" \
         in last, p.stderr
     assert not (out / "figure2.json").exists()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_a_script_imports_is_one_line(tmp_path, sig):
+    """Half a second in, the script is still importing numpy / torch / matplotlib."""
+    proc = subprocess.Popen([sys.executable, _script("figure3"), "--profile", "smoke",
+                             "--out", str(tmp_path / "out")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    err = err.decode()
+    assert proc.returncode == 128 + sig, err
+    assert_one_line_error(proc.returncode, err, 128 + sig,
+                          f"reproduce/figure3.py: interrupted by {signal.Signals(sig).name}")
+    assert not (tmp_path / "out" / "figure3.json").exists()
+
+
+def _claims(*args):
+    return subprocess.run([sys.executable, _script("claims"), *args], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--check", "--changes-since", "HEAD~1"], "cannot be combined with --check"),
+    (["--changes-since=--output=x.md"], "starts with '-'"),
+    (["--changes-since", ""], "the revision is empty"),
+    (["--changes-since", "   "], "the revision is empty"),
+])
+def test_claims_changes_since_refuses_what_it_would_misread(tmp_path, args, needle):
+    """--check with --changes-since ran no check and exited 0; a value starting with '-'
+    reached git as an option (and wrote a file); an empty one compared with the index."""
+    before = sorted(p.name for p in ROOT.iterdir())
+    p = _claims(*args)
+    assert_one_line_error(p.returncode, p.stderr, 2, needle)
+    assert sorted(q.name for q in ROOT.iterdir()) == before
+
+
+def test_claims_changes_since_a_revision_that_is_no_commit_is_exit_1():
+    p = _claims("--changes-since", "no-such-revision-anywhere")
+    assert_one_line_error(p.returncode, p.stderr, 1, "is not a commit")
