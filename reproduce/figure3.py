@@ -25,16 +25,19 @@ from reproduce.harness import verdicts as rule
 from reproduce.harness.grid import (
     CODE_TAG,
     META_KEYS,
+    add_recipe_means,
     add_seed_mean,
     evaluate_grid,
     model_script,
     point_intervals,
+    recipe_models,
     seed_spread,
     seeds_by_model,
     shipped_seeds,
 )
 from reproduce.harness.grid import summarise as grid_summarise
-from reproduce.harness.plots import interval_bars, null_curve, ratio_panel
+from reproduce.harness.plots import interval_bars, null_curve, ratio_panel, recipe_curves
+from reproduce.harness.verdicts.recipes import null_claim, with_recipes
 from reproduce.harness.verdicts.seeds import (
     fraction_text,
     pair_claims,
@@ -54,6 +57,9 @@ CLAIM_HEUR = "fig3-g2s-beats-heuristics"
 CLAIM_BASE = "figure3-baselines-inconsistent"
 CLAIM_DEPTH = "intro-more-convolutions"
 CLAIM_GCNN = "fig3-g2s-vs-gcnn"
+CLAIM_NULL = "fig3-training-beats-untrained"
+#: the claims about the trained G2S-RNN, decided under every recipe (verdicts.recipes)
+TRAINED_CLAIMS = (CLAIM_WITHIN, CLAIM_HEUR, CLAIM_BASE, CLAIM_DEPTH, CLAIM_GCNN, CLAIM_NULL)
 #: a rank correlation below this is no "more convolutions for larger graphs" worth the name
 #: (Cohen's small effect for a correlation), fixed before the ten-seed data
 DEPTH_TREND_MIN = 0.1
@@ -81,7 +87,8 @@ def checkpoint_summary(directory=None) -> dict:
     """Seed, iterations, training time and validation ratios of each checkpoint used."""
     from g2s.nn.checkpoints import read_meta
     out = {}
-    for path in [*checkpoint_paths(directory).values(), *baseline_paths().values()]:
+    for path in [*checkpoint_paths(directory).values(), *baseline_paths().values(),
+                 *recipe_models(PROBLEM, S.ER15, directory).values()]:
         m = read_meta(path)
         out[path.name] = {k: m.get(k) for k in META_KEYS}
     return out
@@ -97,6 +104,8 @@ def compute(run: Run, device: str, directory=None) -> dict:
     methods = dict(g2s)
     base = baseline_paths()
     methods.update(base)
+    variants = recipe_models(PROBLEM, S.ER15, directory)
+    methods.update(variants)
     methods.update({h: None for h in (*HEURISTICS, S.NULL_BASELINE)})
     cap = S.WL_EMBED_MAX[run.args.profile]
     raw = evaluate_grid(run, PROBLEM, FAMILIES, sizes, count, methods, device=device,
@@ -109,13 +118,14 @@ def compute(run: Run, device: str, directory=None) -> dict:
     for b in raw["baselines"]:
         raw["seeds"][b] = shipped[b]
         add_seed_mean(raw["instances"], shipped[b], prefix=b)
+    raw["recipes"] = add_recipe_means(raw, variants)
     return raw
 
 
 def summarise(raw: dict) -> dict:
     """Per family, method and size: mean / std / count of the ratio; per-seed spread; the
     plotted 95% bootstrap interval of every model's point (:func:`grid.point_intervals`)."""
-    models = ["g2s_rnn", *raw["baselines"], *HEURISTICS]
+    models = ["g2s_rnn", *raw.get("recipes", []), *raw["baselines"], *HEURISTICS]
     points = grid_summarise(raw, FAMILIES, list(dict.fromkeys(models + raw["methods"])))
     seeds = raw["seeds"]["g2s_rnn"]
     spread = {f: seed_spread(points[f], raw["sizes"], seeds) for f in FAMILIES}
@@ -142,7 +152,15 @@ def _within(result: dict, families=GENERAL_FAMILIES) -> dict:
 
 
 def derive_verdicts(result: dict) -> dict:
-    """Verdicts of the Figure 3 claims, from the JSON alone.
+    """Verdicts of the Figure 3 claims, from the JSON alone: :func:`shipped_verdicts`, each
+    claim about the trained model also under every recipe with its robustness word
+    (:func:`reproduce.harness.verdicts.recipes.with_recipes`)."""
+    return with_recipes(result, shipped_verdicts, TRAINED_CLAIMS,
+                        S.recipe_targets((PROBLEM, S.ER15)))
+
+
+def shipped_verdicts(result: dict) -> dict:
+    """Verdicts of the Figure 3 claims under the recipe whose results are ``g2s_rnn_sK``.
 
     * ``fig3-g2s-within-10pct``: the seed rule of :mod:`reproduce.harness.verdicts.seeds` (each
       training seed decided on its own graphs at the informative points of the random
@@ -160,6 +178,9 @@ def derive_verdicts(result: dict) -> dict:
       models.)
     * ``figure3-baselines-inconsistent``: :func:`baselines_verdict`.
     * ``fig3-g2s-vs-gcnn``: :func:`gcnn_verdict`.
+    * ``fig3-training-beats-untrained``: the learning null
+      (:func:`reproduce.harness.verdicts.recipes.null_claim`: each trained seed against the
+      untrained initialisation it started from, over every graph both ran).
     """
     max_n = max(int(n) for n in result.get("sizes") or [0])
     within = _within(result)
@@ -174,8 +195,11 @@ def derive_verdicts(result: dict) -> dict:
     heur = versus_fixed_claim(inst, rule.seed_keys(inst, "g2s_rnn"), HEURISTICS)
     heur = verdict(heur.pop("verdict"), **heur, profile=result["profile"],
                    heuristics=", ".join(HEURISTICS))
+    null = null_claim(inst)
+    null = verdict(null.pop("verdict"), **null, profile=result["profile"])
     return {CLAIM_WITHIN: within, CLAIM_HEUR: heur, CLAIM_BASE: baselines_verdict(result),
-            CLAIM_DEPTH: depth_verdict(result), CLAIM_GCNN: gcnn_verdict(result)}
+            CLAIM_DEPTH: depth_verdict(result), CLAIM_GCNN: gcnn_verdict(result),
+            CLAIM_NULL: null}
 
 
 def gcnn_verdict(result: dict) -> dict:
@@ -325,11 +349,13 @@ def plot(result: dict):
             if bs:
                 ax.errorbar(bs, *_bars(result, f, bname, bs), ls="--", lw=1, marker=".",
                             capsize=2, color=S.BASELINE_COLOURS[bname], label=bname)
+        recipe_curves(ax, result, f)
         null_curve(ax, result["points"][f].get(S.NULL_BASELINE), S.NULL_STYLE)
         ratio_panel(ax, sizes, TITLES[f], S.WITHIN_10PCT, unit_line=False)
     axes[1].set_xlabel(f"number of vertices (bars: {what} of the mean)")
     axes[0].set_ylabel("approximation ratio (vs reference)")
-    g2s = [m for name, m in result.get("checkpoints", {}).items() if name.startswith("g2s_rnn")]
+    g2s = [m for name, m in result.get("checkpoints", {}).items()
+           if name.startswith("g2s_rnn") and m.get("recipe", "paper") == "paper"]
     if g2s:
         its = sorted({m["iterations"] for m in g2s})
         sel = sorted({m["selected_iteration"] for m in g2s})

@@ -5,8 +5,9 @@ checkpoint (G2S-RNN: Algorithm 2 with ``T = 1..T_max``; fixed-depth baselines: o
 rollout).  Instances are the seeded evaluation graphs of :mod:`g2s.reference.certificates`, whose
 certified reference gives each ratio's denominator (and the proven bound a second ratio).
 Each (instance, method) pair is one cached unit of work, so an interrupted run resumes.  By
-default a script takes the units its committed JSON already holds from there and recomputes a
-seeded sample of them as a check (:mod:`reproduce.harness.rebuild`); ``--full`` computes all.
+default a script takes the model units its committed JSON already holds from there and
+recomputes every cheap unit and a freshly drawn sample of the others as a check
+(:mod:`reproduce.harness.rebuild`); ``--full`` computes all.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from reproduce.harness.unit_import import import_units
 
 __all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluate_grid",
            "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG",
-           "shipped_seeds", "seeds_by_model", "add_seed_mean", "seed_spread",
+           "shipped_seeds", "seeds_by_model", "add_seed_mean", "seed_spread", "recipe_models",
+           "add_recipe_means",
            "point_intervals"]
 
 CODE_TAG = "grid-v1"
@@ -129,6 +131,42 @@ def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds, directory=
     from g2s.nn.checkpoints import checkpoint_path
     paths = {s: checkpoint_path(encoder, problem, trained_on, s, directory) for s in seeds}
     return {f"{encoder}_s{s}": p for s, p in paths.items() if p.exists()}
+
+
+def recipe_models(problem: str, trained_on: str, directory=None) -> dict:
+    """Every G2S-RNN model of ``(problem, trained_on)`` under the recipes other than the
+    shipped one (:data:`g2s.rl.recipes.RECIPES`, the untrained null included), for the seeds
+    of ``settings.TRAIN_TARGETS`` whose checkpoint is shipped: ``{f"g2s_rnn_{recipe}_s{seed}":
+    path}`` (:func:`reproduce.harness.verdicts.recipes.model_name`).  ``directory`` (a
+    ``--checkpoint-dir`` of other weights) has no variants: then none."""
+    if directory is not None:
+        return {}
+    from g2s.nn.checkpoints import checkpoint_path
+    from reproduce.harness import settings as S
+    from reproduce.harness.verdicts.recipes import model_name
+    out = {}
+    for r in S.G2S_RECIPES.get((problem, trained_on), ()):
+        if r == S.PAPER:
+            continue
+        for s in S.G2S_RECIPE_SEEDS[(problem, trained_on, r)]:
+            out[f"{model_name(r)}_s{s}"] = checkpoint_path("g2s_rnn", problem, trained_on, s,
+                                                          recipe=r)
+    return out
+
+
+def add_recipe_means(raw: dict, recipe_paths: dict) -> list[str]:
+    """For each recipe model of ``recipe_paths`` (:func:`recipe_models`) with results in
+    ``raw["instances"]``: its seeds under ``raw["seeds"][name]`` and its seed mean per
+    instance (:func:`add_seed_mean`); returns the model names, in recipe order."""
+    names = []
+    for name, seeds in seeds_by_model(recipe_paths).items():
+        ran = [s for s in seeds if any(f"{name}_s{s}" in r["results"]
+                                       for r in raw["instances"])]
+        if ran:
+            raw.setdefault("seeds", {})[name] = ran
+            add_seed_mean(raw["instances"], ran, prefix=name)
+            names.append(name)
+    return names
 
 
 def seeds_by_model(keys) -> dict[str, list[int]]:
@@ -298,8 +336,9 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
     ``single`` lists families with one graph per size (the deterministic constructions);
     ``max_size`` optionally caps the sizes a method is run at (``{name: n}``; e.g. the WL
     embedding, which the paper restricts to small graphs).  Unless ``--full``, units the
-    committed JSON of ``run.name`` holds are taken from it, a seeded sample recomputed and
-    compared (:mod:`reproduce.harness.rebuild`); the result's ``units`` says how many of each.
+    committed JSON of ``run.name`` holds are taken from it, every cheap one and a freshly
+    drawn sample of the others recomputed and compared (:mod:`reproduce.harness.rebuild`);
+    the result's ``units`` says how many of each and the sample's ``audit_seed``.
     """
     from g2s.problems import approximation_ratio
     from g2s.reference.certificates import reference
@@ -334,10 +373,12 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
     full = getattr(run.args, "full", True)
     committed = rebuild.committed_units(run.name, problem, t_max, CODE_TAG, DEFAULT_OUT)
     sha_of = lambda u: hashes.get(u[3])  # noqa: E731
+    audit_seed = None
     if full:
         reused, check, new = {}, [], list(units)
     else:
-        reused, check, new = rebuild.plan(units, sha_of, committed)
+        audit_seed = rebuild.fresh_seed()
+        reused, check, new = rebuild.plan(units, sha_of, committed, audit_seed)
         # a committed unit better than today's reference is recomputed: the reference is
         # improved from its solution, which the JSON does not keep
         for u in list(reused):
@@ -349,20 +390,25 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
         import_units(run, run.args.import_units, problem, computed, key, hashes, t_max)
     allowed = _computable(run, families, methods)
     if allowed is not None:  # the others' model units only from the cache (or the import)
+        # a check is computed, never read from the cache: one this run may not compute is a
+        # committed unit again
+        audited = set(check)
         computed = [u for u in computed if methods[u[3]] is None or allowed(u)
-                    or run.cache.contains(key(u), validate_unit)]
+                    or (u not in audited and run.cache.contains(key(u), validate_unit))]
         kept = set(computed)
-        for u in set(check) - kept:          # a check left out is a committed unit again
+        for u in audited - kept:
             reused[u] = committed[(*u, sha_of(u))]
         check = [u for u in check if u in kept]
-    todo = [u for u in computed if not run.cache.contains(key(u), validate_unit)]
+    audited = set(check)
+    todo = [u for u in computed
+            if u in audited or not run.cache.contains(key(u), validate_unit)]
     times = {u[:4]: v["time_s"] for u, v in committed.items()}
     print(rebuild.describe(run.name, len(units), reused, check, new, todo, times,
-                           getattr(run.args, "workers", 1), full), file=sys.stderr)
+                           getattr(run.args, "workers", 1), full, audit_seed), file=sys.stderr)
     edges = _edge_counts(problem, instances)
     jobs = [Job(key(u), evaluate_unit, args(u) + (_resume_path(run, key(u), methods[u[3]]),),
                 memory=unit_memory(u[1], edges.get(u[:3]), methods[u[3]] is not None),
-                validate=validate_unit) for u in computed]
+                validate=validate_unit, fresh=u in audited) for u in computed]
     results = dict(zip(computed, run_jobs(run, jobs)))
     rebuild.check_recomputed(check, lambda u: committed[(*u, sha_of(u))], results, run.name)
     for u, v in reused.items():
@@ -391,7 +437,7 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
             "methods": list(methods), "hashes": hashes,
             "units": {"tag": CODE_TAG, "total": len(units), "from_committed": len(reused),
                       "recomputed_check": len(check), "computed_new": len(new),
-                      "full": bool(full)}}
+                      "full": bool(full), "audit_seed": audit_seed}}
 
 
 def _computable(run: Run, families, methods: dict):

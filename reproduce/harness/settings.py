@@ -137,6 +137,11 @@ EPS = 1e-12
 
 # ----------------------------------------------------------------------------- colours
 G2S_COLOUR = "tab:blue"
+#: G2S-RNN under the other recipes (g2s.rl.recipes): (colour, line style); the untrained null
+#: dotted grey-blue, the floor that learning must beat
+RECIPE_STYLES = {"selected": ("tab:cyan", "-"), "tvaried": ("tab:green", "-"),
+                 "target": ("darkgreen", "-"), "sizes": ("gold", "-."),
+                 "untrained": ("slategray", ":")}
 PLANTED_COLOUR = "tab:red"
 #: heuristic -> (colour, marker)
 #: the null baseline of every threshold claim (:func:`g2s.heuristics.trivial_solution`): run
