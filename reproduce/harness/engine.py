@@ -127,12 +127,15 @@ DEFAULT_MEMORY = 512 * 2**20
 @dataclass
 class Job:
     """One unit of work: ``fn(*args)`` (``fn`` importable at module level), cached under
-    ``key`` (None: not cached) and re-checked by ``validate(key, value)`` when read back."""
+    ``key`` (None: not cached) and re-checked by ``validate(key, value)`` when read back;
+    ``fresh``: always computed, never read from the cache (an audit of committed results must
+    not be vouched for by a cache entry), the result still cached."""
     key: dict | None
     fn: Callable
     args: tuple = ()
     memory: int = DEFAULT_MEMORY
     validate: Callable | None = None
+    fresh: bool = False
 
 
 #: what Dask's nanny sets in every worker (``distributed.nanny.pre-spawn-environ``): one thread
@@ -309,8 +312,8 @@ def run_jobs(run, jobs: list[Job], desc: str | None = None, pool=None) -> list[A
     from tqdm import tqdm
     values, todo = [None] * len(jobs), []
     for i, job in enumerate(jobs):
-        found, value = run.cache.load(job.key, job.validate) if job.key is not None \
-            else (False, None)
+        found, value = run.cache.load(job.key, job.validate) \
+            if job.key is not None and not job.fresh else (False, None)
         if found:
             values[i] = value
         else:

@@ -27,7 +27,14 @@ compared, from the bottom up:
    plotted ``points`` exist;
 8. given the script's ``recompute(payload)`` (a script of seconds whose numbers are computed
    facts, not samples: Figure 5; or the pooled numbers again from the per-case records the
-   payload keeps: Appendix D.3), every key against a fresh computation.
+   payload keeps: Appendix D.3), every key against a fresh computation;
+9. an audit like the rebuild's (:mod:`reproduce.harness.rebuild`): a fresh random sample of
+   :data:`AUDIT_UNITS` cheap units per grid (a heuristic or the trivial solver whose
+   committed time is under :data:`reproduce.harness.rebuild.CHEAP_UNIT_S`, on a row with a
+   stored certificate) is recomputed (:func:`reproduce.harness.grid.evaluate_unit`), never
+   read from a cache, and each objective must equal the committed one; the seed is drawn per
+   call and named in every mismatch, so a failure can be replayed (``audit_seed``).  Model
+   units are not recomputed here (seconds each, and torch); the rebuild samples those.
 
 Any disagreement is drift.
 """
@@ -41,9 +48,11 @@ from pathlib import Path
 
 from reproduce.harness.contract import reference_beaten
 
-__all__ = ["drift", "reference_mismatches"]
+__all__ = ["drift", "reference_mismatches", "AUDIT_UNITS"]
 
 TOL = 1e-9
+#: cheap units recomputed per grid by each drift check (step 9)
+AUDIT_UNITS = 12
 _SEED = re.compile(r"^(?P<prefix>.+)_s(?P<seed>\d+)$")
 
 
@@ -273,13 +282,50 @@ def _same(a, b) -> bool:
     return a == b
 
 
+def _audit(problem: str, rows: list, payload: dict, seed: int, out: list) -> None:
+    """Step 9: a random sample of the cheap committed units recomputed."""
+    import numpy as np
+
+    from g2s.heuristics import HEURISTIC_METHODS
+    from g2s.reference.certificates import load_certificates
+    from reproduce.harness.grid import evaluate_unit
+    from reproduce.harness.rebuild import cheap
+    stored: dict = {}
+    units = []
+    for row in rows:
+        f = row.get("family")
+        if f not in stored:
+            try:
+                stored[f] = load_certificates(problem, f)
+            except (ValueError, TypeError):
+                stored[f] = {}
+        if f"{row.get('n')}/{row.get('index')}" not in stored[f]:
+            continue                       # not a certified instance: nothing to compare
+        for m, r in sorted(row["results"].items()):
+            if m in HEURISTIC_METHODS and isinstance(r, dict) and "objective" in r \
+                    and cheap(None, None, r):
+                units.append((f, row["n"], row["index"], m, r["objective"]))
+    if not units:
+        return
+    rng = np.random.default_rng(seed)
+    for j in sorted(rng.choice(len(units), min(AUDIT_UNITS, len(units)), replace=False)):
+        f, n, i, m, want = units[j]
+        got = evaluate_unit(problem, f, n, i, m, None, "cpu", payload.get("t_max", 15))
+        if got["objective"] != want:
+            out.append(f"instances {f}/{n}/{i}/{m}: committed objective {want} != "
+                       f"{got['objective']} recomputed (audit seed {seed})")
+
+
 def drift(payload: dict, cache_dir: Path | None = None, summarise=None,
-          recompute=None) -> list[str]:
+          recompute=None, audit_seed: int | None = None) -> list[str]:
     """Every summarised number of ``payload`` that its raw records do not reproduce;
     ``summarise``: the script's ``summarise(raw)``, whose every key is recomputed;
     ``recompute``: the script's ``recompute(payload)``, the whole payload computed again (a
     script cheap and deterministic enough, whose raw numbers are themselves computed facts:
-    Figure 5's trees), every key of which must equal the stored one."""
+    Figure 5's trees), every key of which must equal the stored one; ``audit_seed``: the
+    seed of step 9's sample (default: a fresh one, :func:`reproduce.harness.rebuild.fresh_seed`)."""
+    from reproduce.harness.rebuild import fresh_seed
+    seed = fresh_seed() if audit_seed is None else audit_seed
     out: list[str] = []
     if recompute is not None:
         fresh = json.loads(json.dumps(recompute(payload)))
@@ -306,6 +352,7 @@ def drift(payload: dict, cache_dir: Path | None = None, summarise=None,
             _check_spread(payload["seed_spread"], points, out)
         if "reference_beaten" in payload:
             _check_never_beaten(problem, rows, out)
+        _audit(problem, rows, payload, seed, out)
     if "reference_beaten" in payload:
         if payload["reference_beaten"] != reference_beaten(payload):
             out.append("reference_beaten does not match the rows' improved references")
