@@ -349,7 +349,7 @@ def plot(result: dict):
             if bs:
                 ax.errorbar(bs, *_bars(result, f, bname, bs), ls="--", lw=1, marker=".",
                             capsize=2, color=S.BASELINE_COLOURS[bname], label=bname)
-        recipe_curves(ax, result, f)
+        recipe_curves(ax, result["points"][f], result.get("seeds", {}))
         null_curve(ax, result["points"][f].get(S.NULL_BASELINE), S.NULL_STYLE)
         ratio_panel(ax, sizes, TITLES[f], S.WITHIN_10PCT, unit_line=False)
     axes[1].set_xlabel(f"number of vertices (bars: {what} of the mean)")

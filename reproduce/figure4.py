@@ -25,16 +25,24 @@ from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 from reproduce.harness.grid import (
     CODE_TAG,
+    add_recipe_means,
     add_seed_mean,
     evaluate_grid,
     model_script,
     point_intervals,
+    recipe_models,
     seeds_by_model,
     shipped_seeds,
     summarise,
 )
-from reproduce.harness.plots import interval_bars, null_curve, ratio_panel
-from reproduce.harness.verdicts.seeds import pair_claims, seed_claim, versus_fixed_claim
+from reproduce.harness.plots import interval_bars, null_curve, ratio_panel, recipe_curves
+from reproduce.harness.verdicts.recipes import null_claim, with_recipes
+from reproduce.harness.verdicts.seeds import (
+    combined_verdict,
+    pair_claims,
+    seed_claim,
+    versus_fixed_claim,
+)
 
 NAME = "figure4"
 #: panel -> (problem, family, title)
@@ -45,6 +53,9 @@ HEURISTICS = {p: S.HEURISTICS[p] for p in ("maxcut", "mis")}
 #: claim id -> (problem, families, threshold on G2S-RNN's mean ratio)
 CLAIMS = S.FIG4_BOUNDS
 CLAIM_BASE = "fig4-g2s-vs-baselines"
+CLAIM_NULL = "fig4-training-beats-untrained"
+#: the claims about the trained G2S-RNN, decided under every recipe (verdicts.recipes)
+TRAINED_CLAIMS = (*CLAIMS, CLAIM_BASE, CLAIM_NULL)
 
 
 def g2s_paths(problem: str, directory=None) -> dict:
@@ -72,10 +83,11 @@ def compute(run: Run, device: str, directory=None) -> dict:
     for problem in ("maxcut", "mis"):
         families = [f for p, f, _ in PANELS if p == problem]
         g2s, baselines = g2s_paths(problem, directory), baseline_paths(problem)
+        variants = recipe_models(problem, S.ER15, directory)
         if not g2s:
             raise FileNotFoundError(f"no G2S-RNN {problem} checkpoint (run reproduce/"
                                     "train_all.py)")
-        methods = {**g2s, **baselines,
+        methods = {**g2s, **baselines, **variants,
                    **{h: None for h in (*HEURISTICS[problem], S.NULL_BASELINE)}}
         raw = evaluate_grid(run, problem, families, sizes, count, methods, device=device,
                             t_max=S.T_MAX, single=S.SINGLE_GRAPH_FAMILIES,
@@ -84,6 +96,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
         seeds = {**seeds_by_model(g2s), **{b: shipped[b] for b in S.BASELINES if b in shipped}}
         for name, ss in seeds.items():
             add_seed_mean(raw["instances"], ss, prefix=name)
+        seeds.update({m: raw["seeds"][m] for m in add_recipe_means(raw, variants)})
         models = [*seeds, *HEURISTICS[problem]]
         out["points"][problem] = summarise(raw, families, [*models, *g2s, *baselines,
                                                            S.NULL_BASELINE])
@@ -91,7 +104,7 @@ def compute(run: Run, device: str, directory=None) -> dict:
         out["instances"][problem] = raw["instances"]
         out["seeds"][problem] = seeds
         out["checkpoints"][problem] = {}
-        for key, path in {**g2s, **baselines}.items():
+        for key, path in {**g2s, **baselines, **variants}.items():
             m = read_meta(path)
             out["checkpoints"][problem][key] = {
                 "path": path.name, "sha256_16": raw["hashes"][key],
@@ -103,6 +116,27 @@ def compute(run: Run, device: str, directory=None) -> dict:
 
 
 def derive_verdicts(result: dict) -> dict:
+    """Verdicts of the Figure 4 claims: :func:`shipped_verdicts`, each claim about the
+    trained model also under every recipe with its robustness word
+    (:func:`reproduce.harness.verdicts.recipes.with_recipes`)."""
+    return with_recipes(result, shipped_verdicts, TRAINED_CLAIMS,
+                        S.recipe_targets(("maxcut", S.ER15), ("mis", S.ER15)))
+
+
+def null_verdict(result: dict) -> dict:
+    """"Training beats the untrained model" on max cut and on MIS, each by
+    :func:`reproduce.harness.verdicts.recipes.null_claim` (each trained seed against its own
+    initialisation over every graph of the problem both ran), the two combined as every
+    multi-part claim (:func:`~reproduce.harness.verdicts.seeds.combined_verdict`)."""
+    got = {p: null_claim(result["instances"][p]) for p in ("maxcut", "mis")}
+    kinds = [g["verdict"] for g in got.values()]
+    kind = "pending" if "pending" in kinds else combined_verdict(kinds)
+    return verdict(kind, profile=result["profile"], **{
+        f"{p}_{k}": g.get(k) for p, g in got.items()
+        for k in ("verdict", "k_of_n", "fraction_interval", "per_seed", "reachable")})
+
+
+def shipped_verdicts(result: dict) -> dict:
     """Each Section 5.2 threshold claim by the seed rule of :mod:`reproduce.harness.verdicts.seeds`:
     "G2S-RNN's ratio <= bound at every informative (family, size) point" decided for each
     training seed on its own graphs, then k of n seeds with a Wilson interval (a point where
@@ -126,6 +160,7 @@ def derive_verdicts(result: dict) -> dict:
                              profile=result["profile"], heuristic_beats=heur["beaten_by"])
     out[CLAIM_BASE] = baselines_verdict(result)
     out["gurobi-reference"] = reference_verdict(result)
+    out[CLAIM_NULL] = null_verdict(result)
     return out
 
 
@@ -193,6 +228,7 @@ def plot(result: dict):
             ivs = result.get("intervals", {}).get(problem, {}).get(family, {}).get(m)
             ax.errorbar(sizes, *interval_bars(pts[m], ivs, sizes), color=col, marker=mk,
                         capsize=3, label=label, lw=2 if m == "g2s_rnn" else 1)
+        recipe_curves(ax, pts, result.get("seeds", {}).get(problem, {}))
         null_curve(ax, pts.get(S.NULL_BASELINE), S.NULL_STYLE)
         thr = bound[(problem, family)]
         ratio_panel(ax, result["sizes"], title, thr, f"paper's bound {thr}")

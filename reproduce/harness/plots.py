@@ -42,22 +42,21 @@ def interval_bars(points: dict, intervals: dict | None, sizes) -> tuple[list, li
     return means, [points[str(n)]["std"] for n in sizes]
 
 
-def recipe_curves(ax, result: dict, family: str):
-    """G2S-RNN's seed mean under each recipe other than the shipped one that the JSON has
-    (``result["recipes"]``: the variants and the untrained null), one thin line each in
-    ``settings.RECIPE_STYLES``, labelled with the recipe's label and seed count."""
-    from g2s.rl.recipes import RECIPES
+def recipe_curves(ax, points: dict, seeds: dict):
+    """G2S-RNN's seed mean under each recipe other than the shipped one that ``points``
+    (one panel's ``model -> n -> {mean}``) has: the variants and the untrained null, one thin
+    line each in ``settings.RECIPE_STYLES``, labelled with the recipe's label and the seed
+    count of ``seeds[model]``."""
+    from g2s.rl.recipes import PAPER, RECIPES
     from reproduce.harness.settings import RECIPE_STYLES
     from reproduce.harness.verdicts.recipes import model_name
-    points = result.get("points", {}).get(family, {})
     for r in RECIPES.values():
         name = model_name(r.name)
         series = points.get(name)
-        if name not in result.get("recipes", []) or not series:
+        if r.name == PAPER or not series:
             continue
         ns = sorted(int(n) for n in series)
         colour, style = RECIPE_STYLES[r.name]
-        seeds = len(result.get("seeds", {}).get(name, []))
         ax.plot(ns, [series[str(n)]["mean"] for n in ns], color=colour, ls=style, lw=1.2,
-                marker=".", label=f"G2S-RNN {r.label} ({seeds} seeds)")
+                marker=".", label=f"G2S-RNN {r.label} ({len(seeds.get(name, []))} seeds)")
     return ax

@@ -95,16 +95,33 @@ def recipe_view(result: dict, recipe: str) -> dict:
     return result if recipe == PAPER else _rename(result, recipe)
 
 
+def _record_groups(result: dict) -> list[list]:
+    """The JSON's instance records, one list per group (a figure of several problems keeps
+    one list of records per problem)."""
+    inst = result.get("instances", [])
+    return [g for g in (inst.values() if isinstance(inst, Mapping) else [inst]) if g]
+
+
 def recipes_in(result: dict) -> dict[str, list[int]]:
-    """``{recipe: seeds}`` of G2S-RNN with results in the JSON's instance records."""
-    out: dict[str, set] = {}
-    for rec in result.get("instances", []):
-        for k in rec.get("results", {}):
-            m = _KEY.match(k)
-            r = _recipe_of_key(k)
-            if r is not None and m["seed"] is not None:
-                out.setdefault(r, set()).add(int(m["seed"]))
-    return {r: sorted(out[r]) for r in RECIPES if r in out}
+    """``{recipe: seeds}`` of G2S-RNN with results in the JSON's instance records; with
+    several groups of records (problems), the seeds every group with G2S-RNN results has."""
+    per_group = []
+    for group in _record_groups(result):
+        found: dict[str, set] = {}
+        for rec in group:
+            for k in rec.get("results", {}):
+                m = _KEY.match(k)
+                r = _recipe_of_key(k)
+                if r is not None and m["seed"] is not None:
+                    found.setdefault(r, set()).add(int(m["seed"]))
+        if found:
+            per_group.append(found)
+    out = {}
+    for r in RECIPES:
+        sets = [g.get(r, set()) for g in per_group]
+        if sets and set.intersection(*sets):
+            out[r] = sorted(set.intersection(*sets))
+    return out
 
 
 def _target(recipe: str, targets: Mapping[str, Iterable[int]]) -> int:
