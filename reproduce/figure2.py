@@ -37,16 +37,19 @@ from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 from reproduce.harness.grid import (
     CODE_TAG,
+    add_recipe_means,
     add_seed_mean,
     checkpoint_meta,
     evaluate_grid,
     model_script,
     point_intervals,
+    recipe_models,
     seed_spread,
     snapshot,
 )
 from reproduce.harness.grid import summarise as grid_summarise
-from reproduce.harness.plots import interval_bars, null_curve, ratio_panel
+from reproduce.harness.plots import interval_bars, null_curve, ratio_panel, recipe_curves
+from reproduce.harness.verdicts.recipes import null_claim, with_recipes
 from reproduce.harness.verdicts.seeds import combined_verdict, seed_claim
 
 NAME = "figure2"
@@ -64,6 +67,9 @@ G2S_SEEDS = {f: S.TRAIN_TARGETS[("g2s_rnn", PROBLEM, tag, S.PAPER)]
 GOOD = S.WITHIN_10PCT
 CLAIM = "fig2-scalability"
 CLAIM_SCALE = "intro-scale-3200"
+CLAIM_NULL = "fig2-training-beats-untrained"
+#: the claims about the trained G2S-RNN, decided under every recipe (verdicts.recipes)
+TRAINED_CLAIMS = (CLAIM, CLAIM_SCALE, CLAIM_NULL)
 
 
 def checkpoint_paths(family: str, directory=None) -> dict:
@@ -77,6 +83,7 @@ def checkpoint_paths(family: str, directory=None) -> dict:
              for s in G2S_SEEDS[family]}
     paths.update({f"{b}_s{s}": checkpoint_path(b, PROBLEM, tag, s)
                   for b in S.BASELINES for s in S.TRAIN_TARGETS[(b, PROBLEM, tag, S.PAPER)]})
+    paths.update(recipe_models(PROBLEM, tag, directory))
     return paths
 
 
@@ -105,8 +112,12 @@ def compute(run: Run, device: str, directory=None) -> dict:
             base = {b: ss for b, ss in base.items() if ss}
             for b, ss in base.items():
                 add_seed_mean(raw["instances"], ss, prefix=b)
+            variants = add_recipe_means(raw, recipe_models(PROBLEM, TRAINED_ON[f], directory))
+            out.setdefault("seeds", {})[f] = {"g2s_rnn": seeds, **{
+                m: raw["seeds"][m] for m in variants}}
             out["instances"][f] = raw["instances"]
-            out["methods"][f] = (["g2s_rnn"] if seeds else []) + list(base) + list(methods)
+            out["methods"][f] = (["g2s_rnn"] if seeds else []) + variants + list(base) + \
+                list(methods)
             out["baselines"][f] = list(base)
             out["baseline_seeds"][f] = base
             out["g2s_seeds"][f] = seeds
@@ -150,7 +161,28 @@ def _fmt(claim: dict | None) -> str:
 
 
 def derive_verdicts(result: dict) -> dict:
-    """The Figure 2 verdicts, from the JSON alone, by :mod:`reproduce.harness.verdicts`.
+    """The Figure 2 verdicts: :func:`shipped_verdicts`, each claim about the trained model also
+    under every recipe trained for both panels' models, with its robustness word
+    (:func:`reproduce.harness.verdicts.recipes.with_recipes`)."""
+    return with_recipes(result, shipped_verdicts, TRAINED_CLAIMS,
+                        S.recipe_targets(*((PROBLEM, t) for t in TRAINED_ON.values())))
+
+
+def null_verdict(result: dict) -> dict:
+    """"Training beats the untrained model" on each panel (its own trained model against its
+    untrained initialisations, :func:`reproduce.harness.verdicts.recipes.null_claim`), the two
+    combined as every multi-part claim."""
+    got = {f: null_claim(result.get("instances", {}).get(f, [])) for f in FAMILIES}
+    kinds = [g["verdict"] for g in got.values()]
+    kind = "pending" if "pending" in kinds else combined_verdict(kinds)
+    return verdict(kind, profile=result["profile"], **{
+        f"{f}_{k}": g.get(k) for f, g in got.items()
+        for k in ("verdict", "k_of_n", "fraction_interval", "per_seed", "reachable")})
+
+
+def shipped_verdicts(result: dict) -> dict:
+    """The Figure 2 verdicts under the recipe whose results are ``g2s_rnn_sK``, from the JSON
+    alone, by :mod:`reproduce.harness.verdicts`.
 
     Rule for ``fig2-scalability`` (revised before the ten-seed data: the two-level bootstrap
     over three seeds amounted to "all seeds agree").  Per model and type, the threshold claim
@@ -213,7 +245,8 @@ def derive_verdicts(result: dict) -> dict:
         verdict_kind = "seed-dependent" if "seed-dependent" in map(kind, g2s.values()) \
             else "undecided"
     # fig2-table (Figure 2(b)) is decided by reproduce/figure2b.py alone
-    return {CLAIM: verdict(verdict_kind, **vals), CLAIM_SCALE: scale_verdict(result, g2s, max_n)}
+    return {CLAIM: verdict(verdict_kind, **vals), CLAIM_SCALE: scale_verdict(result, g2s, max_n),
+            CLAIM_NULL: null_verdict(result)}
 
 
 def _gap(result: dict, family: str) -> float:
@@ -292,6 +325,7 @@ def plot(result: dict):
         else:
             ax.text(0.5, 0.04, "G2S-RNN checkpoint missing", transform=ax.transAxes,
                     ha="center", color=S.G2S_COLOUR)
+        recipe_curves(ax, pts, result.get("seeds", {}).get(f, {}))
         null_curve(ax, pts.get(S.NULL_BASELINE), S.NULL_STYLE)
         for h in S.HEURISTICS[PROBLEM]:
             col, mk = S.HEURISTIC_STYLES[h]
@@ -312,7 +346,8 @@ def plot(result: dict):
     notes = []
     for f in FAMILIES:
         its = {g: sorted({m["iterations"] for name, m in result["checkpoints"][f].items()
-                          if name.startswith("g2s_rnn") == g}) for g in (True, False)}
+                          if name.startswith("g2s_rnn") == g and m["iterations"]})
+               for g in (True, False)}
         notes.append(f"{f}: G2S-RNN {'/'.join(map(str, its[True])) or '-'}, baselines "
                      f"{'/'.join(map(str, its[False])) or '-'} training iterations")
     if result["missing_checkpoints"]:

@@ -227,7 +227,7 @@ def seed_spread(points: dict, sizes, seeds, prefix: str = "g2s_rnn") -> dict:
 
 #: the training facts of a checkpoint that the figure JSONs record
 META_KEYS = ("seed", "iterations", "training_time_s", "selected", "selected_iteration",
-             "best_val_ratio", "final_val_ratio")
+             "best_val_ratio", "final_val_ratio", "recipe")
 
 
 def snapshot(paths: dict, folder: Path, tag: str) -> tuple[dict, list]:
