@@ -222,7 +222,7 @@ def _solve(args) -> dict:
         "problem": args.problem, "method": args.method, "file": str(args.file),
         "n": G.number_of_nodes(), "m": G.number_of_edges(),
         "objective": objective(args.problem, G, S), "feasible": feasible,
-        "solution": g.to_labels(S), "warnings": g.warnings,
+        "solution": _json_safe_labels(g.to_labels(S), g.warnings), "warnings": g.warnings,
         "read_s": round(read_s, 6), "solve_s": round(solve_s, 6),
     }
     for key in SUPERSEDED_INFO:
@@ -261,6 +261,22 @@ def _check_output(args) -> None:
                                "to overwrite it")
 
 
+#: the largest integer every JSON reader holds exactly (JavaScript and most readers parse
+#: numbers as IEEE doubles): integer labels beyond it are written as strings
+JSON_SAFE_INT = 2**53
+
+
+def _json_safe_labels(labels: list, warnings: list) -> list:
+    """``labels`` with every integer of magnitude above :data:`JSON_SAFE_INT` as its decimal
+    string (a double would round it to another vertex's label), said in ``warnings``."""
+    big = [v for v in labels if isinstance(v, int) and abs(v) > JSON_SAFE_INT]
+    if not big:
+        return labels
+    warnings.append(f"{len(big)} vertex label(s) above 2^53 (e.g. {big[0]}) written as strings: "
+                    "a JSON reader that parses numbers as doubles would round them")
+    return [str(v) if isinstance(v, int) and abs(v) > JSON_SAFE_INT else v for v in labels]
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
@@ -270,7 +286,7 @@ def main(argv=None) -> int:
         if rest and rest[0] == "train":
             _train(rest[1:])
             return 0
-        args = parser.parse_args(argv)
+        args = parser.parse_args(rest)   # --debug anywhere, before or after the command
         if args.command is None:
             raise CommandLineError("a command is required (try 'g2s solve --help')")
         if args.command == "solve":

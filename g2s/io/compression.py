@@ -98,24 +98,63 @@ def read_limited(fh, limit: int, what: str, check_nul: bool = False) -> bytes:
             raise input_too_large(what, limit)
 
 
-def _zip_member(zf: zipfile.ZipFile, name: str) -> zipfile.ZipInfo:
+#: the extensions of the documentation a benchmark ships beside its graph (BHOSLIB's zips
+#: hold one ``.clq`` and a readme); a ``.txt`` beside a graph is documentation unless it reads
+#: as an edge list (:func:`_looks_like_edge_list`)
+DOC_EXTENSIONS = (".html", ".htm", ".txt", ".md", ".pdf", ".rst", ".tex", ".ps")
+#: documentation files without an extension
+DOC_NAMES = ("readme", "license", "licence", "copying", "authors", "changelog")
+
+
+def _looks_like_edge_list(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether a ``.txt`` member reads as an edge list (its first 4 KiB: every line that is
+    not blank or a comment holds two or three tokens), so it is a graph, not a readme."""
+    with zf.open(info) as fh:
+        head = fh.read(4096).decode("utf-8", errors="replace")
+    lines = [ln for ln in head.splitlines()[:-1] or head.splitlines()
+             if ln.strip() and not ln.lstrip().startswith(("#", "%"))]
+    return bool(lines) and all(2 <= len(ln.split()) <= 3 for ln in lines)
+
+
+def _is_documentation(filename: str, zf: zipfile.ZipFile | None = None,
+                      info: zipfile.ZipInfo | None = None) -> bool:
+    p = PurePath(filename)
+    if p.suffix.lower() == ".txt" and zf is not None and _looks_like_edge_list(zf, info):
+        return False
+    return p.suffix.lower() in DOC_EXTENSIONS or (not p.suffix and p.name.lower() in DOC_NAMES)
+
+
+def _zip_member(zf: zipfile.ZipFile, name: str, notes: list) -> zipfile.ZipInfo:
+    """The graph member of a zip: its only file, or the only file with a graph format's
+    extension when every other one is documentation (said in ``notes``)."""
     members = [i for i in zf.infolist()
                if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
     if not members:
         raise GraphFormatError(f"zip: {name} holds no file")
-    if len(members) > 1:
-        shown = ", ".join(i.filename[:QUOTE_CHARS] for i in members[:5])
-        more = f" and {len(members) - 5} more" if len(members) > 5 else ""
-        raise GraphFormatError(f"zip: {name} holds {len(members)} files ({shown}{more}); "
-                               "extract the one graph to solve")
-    return members[0]
+    if len(members) == 1:
+        return members[0]
+    docs = [i for i in members if _is_documentation(i.filename, zf, i)]
+    graphs = [i for i in members if i not in docs
+              and PurePath(i.filename).suffix.lower() in EXTENSIONS]
+    others = [i for i in members if i not in graphs]
+    if len(graphs) == 1 and len(docs) == len(others):
+        shown = ", ".join(PurePath(i.filename).name[:QUOTE_CHARS] for i in others[:3])
+        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+        notes.append(f"zip: read {graphs[0].filename[:QUOTE_CHARS]}, the one graph in {name}; "
+                     f"left out {len(others)} documentation file"
+                     f"{'s' if len(others) > 1 else ''} ({shown}{more})")
+        return graphs[0]
+    shown = ", ".join(i.filename[:QUOTE_CHARS] for i in members[:5])
+    more = f" and {len(members) - 5} more" if len(members) > 5 else ""
+    raise GraphFormatError(f"zip: {name} holds {len(members)} files ({shown}{more}); "
+                           "extract the one graph to solve")
 
 
-def _open_layer(kind: str, raw: bytes, name: str, stack: ExitStack):
+def _open_layer(kind: str, raw: bytes, name: str, stack: ExitStack, notes: list):
     """A stream of the unpacked content of ``raw`` and the inner file name."""
     if kind == "zip":
         zf = stack.enter_context(zipfile.ZipFile(io.BytesIO(raw)))
-        member = _zip_member(zf, name)
+        member = _zip_member(zf, name, notes)
         return stack.enter_context(zf.open(member)), PurePath(member.filename).name
     opener = {"gzip": gzip.GzipFile, "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}[kind]
     return stack.enter_context(opener(fileobj=io.BytesIO(raw)) if kind == "gzip"
@@ -123,7 +162,7 @@ def _open_layer(kind: str, raw: bytes, name: str, stack: ExitStack):
 
 
 def decompress(raw: bytes, name: str, limit: int | None = None,
-               fmt: str | None = None) -> tuple[bytes, str]:
+               fmt: str | None = None, notes: list | None = None) -> tuple[bytes, str]:
     """Undo compression found by magic bytes; return ``(content, inner file name)``.
 
     The inner name drops the compression suffix (``g.clq.gz`` -> ``g.clq``) or is the zip
@@ -133,8 +172,11 @@ def decompress(raw: bytes, name: str, limit: int | None = None,
     Each layer is unpacked as a stream and refused once it passes ``limit`` bytes (default
     :data:`g2s.io.input_graph.MAX_INPUT_MIB` MiB), or at a NUL byte in the final, uncompressed
     content unless that is GraphML (``fmt``, else the inner name), which may be UTF-16.
+    A zip of one graph and its documentation is read, with a line in ``notes`` (the warnings
+    the caller reports) saying which member was read and which were left out.
     """
     limit = MAX_INPUT_MIB * 2**20 if limit is None else limit
+    notes = [] if notes is None else notes
     name = PurePath(name).name
     for _ in range(MAX_LAYERS):
         kind = compression_of(raw)
@@ -142,7 +184,7 @@ def decompress(raw: bytes, name: str, limit: int | None = None,
             return raw, _strip_suffix(name)
         try:
             with ExitStack() as stack:
-                fh, inner = _open_layer(kind, raw, name, stack)
+                fh, inner = _open_layer(kind, raw, name, stack, notes)
                 xml = (fmt or EXTENSIONS.get(PurePath(inner).suffix.lower())) == "graphml"
                 raw = read_limited(fh, limit, inner, check_nul=not xml)
                 name = inner

@@ -129,7 +129,13 @@ def _read_input(path: Path, limit: int) -> bytes:
     if str(path) == "-":
         return read_limited(sys.stdin.buffer, limit, "standard input")
     if not path.is_file():
-        raise GraphFormatError(f"no such file: {path}")
+        if not path.exists():
+            raise GraphFormatError(f"no such file: {path}")
+        if path.is_dir():
+            raise GraphFormatError(f"{path} is a folder, not a graph file")
+        # a FIFO, a terminal, /dev/stdin, /dev/zero: endless or one-shot; '-' reads a pipe
+        raise GraphFormatError(f"{path} is not a regular file (a device, FIFO or socket); "
+                               "to read standard input, give - as the file")
     try:
         if path.stat().st_size > limit:
             raise input_too_large(path.name, limit)
@@ -147,13 +153,16 @@ def read_graph(path, fmt: str | None = None, max_input_mib: int = MAX_INPUT_MIB)
         raise GraphFormatError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     limit = max_input_mib * 2**20
     raw = _read_input(path, limit)
-    raw, name = decompress(raw, path.name, limit=limit, fmt=fmt)
+    notes: list = []
+    raw, name = decompress(raw, path.name, limit=limit, fmt=fmt, notes=notes)
     text = raw.decode("utf-8", errors="replace")  # for sniffing only
     fmt = fmt or sniff_format(text) or detect_format(Path(name), text)
     if fmt != "graphml":  # XML declares its own encoding and line ends
         raw = normalize_line_ends(raw)
         text = decode_text(raw)
-    return READERS[fmt](raw, text)
+    graph = READERS[fmt](raw, text)
+    graph.warnings[:0] = notes
+    return graph
 
 
 def write_graph(G: nx.Graph, path, fmt: str | None = None) -> None:

@@ -6,7 +6,9 @@ refused or said.
 * a ``<graph>`` inside a ``<node>`` (a hierarchical graph) is refused: networkx merges a yFiles
   group's inner graph into the outer one and drops any other, silently;
 * edge attributes (weights) and every graph after the first are ignored with one warning each:
-  the problems are unweighted.
+  the problems are unweighted;
+* what networkx itself warns about (a ``<port>``, which it does not support) is one of the
+  result's warnings, not a line of its own on stderr.
 
 XML declares its own encoding and line ends, so the file's bytes are parsed as they are.
 """
@@ -14,6 +16,7 @@ XML declares its own encoding and line ends, so the file's bytes are parsed as t
 from __future__ import annotations
 
 import io
+import warnings as pywarnings
 
 import networkx as nx
 
@@ -44,14 +47,17 @@ def read_graphml(raw: bytes, text: str | None = None) -> InputGraph:
     """The first graph of a GraphML file (its ``raw`` bytes; ``text`` is not used)."""
     from networkx.readwrite.graphml import GraphMLReader
     _refuse_nested(raw)
-    try:
-        graphs = list(GraphMLReader()(path=io.BytesIO(raw)))
-    except Exception as exc:  # noqa: BLE001 - networkx raises many parser types
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise GraphFormatError(f"GraphML: {first[:200]}") from None
+    with pywarnings.catch_warnings(record=True) as caught:  # networkx's own ("GraphML port
+        pywarnings.simplefilter("always")                  # tag not supported"): reported
+        try:
+            graphs = list(GraphMLReader()(path=io.BytesIO(raw)))
+        except Exception as exc:  # noqa: BLE001 - networkx raises many parser types
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise GraphFormatError(f"GraphML: {first[:200]}") from None
     if not graphs:
         raise GraphFormatError("GraphML: no <graph> element")
-    H, warnings = graphs[0], []
+    H = graphs[0]
+    warnings = list(dict.fromkeys(f"GraphML: {w.message} (ignored)" for w in caught))
     if len(graphs) > 1:
         warnings.append(f"the GraphML file holds {len(graphs)} graphs; read the first only")
     attrs = sorted({k for *_, d in H.edges(data=True) for k in d} - {"id"})

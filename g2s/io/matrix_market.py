@@ -44,8 +44,10 @@ def sniff_format(text: str) -> str | None:
 
 def _check_size_line(text: str, layout: str, size: int) -> None:
     """Refuse, before scipy allocates anything, a size line declaring more than
-    :data:`g2s.io.input_graph.MAX_VERTICES` rows, a non-square matrix, or a dense (``array``) matrix
-    with more values than the file's ``size`` bytes can hold (scipy allocates it whole)."""
+    :data:`g2s.io.input_graph.MAX_VERTICES` rows, a non-square matrix, a dense (``array``) matrix
+    with more values than the file's ``size`` bytes can hold (scipy allocates it whole), or a
+    coordinate matrix declaring more entries than a simple graph on its rows has, or than
+    the file can hold (scipy allocates them before reading)."""
     for lineno, line in enumerate(text.lstrip().split("\n")[1:], 2):
         parts = line.split()
         if not parts or parts[0].startswith("%"):
@@ -62,6 +64,19 @@ def _check_size_line(text: str, layout: str, size: int) -> None:
         if layout == "array" and rows * rows > size // 2:  # a value and a separator each
             raise GraphFormatError(f"MatrixMarket: line {lineno}: a dense {rows} x {rows} matrix "
                                    f"needs {rows * rows} values; the file is {size} bytes")
+        if layout != "array" and len(parts) == 3:
+            # scipy allocates the declared entries before reading one: at most one per
+            # off-diagonal cell of a simple graph's matrix, and each entry line takes at
+            # least 4 bytes ('I J' and its line end)
+            entries, most = int(parts[2]), rows * (rows - 1)
+            if entries > most:
+                raise GraphFormatError(f"MatrixMarket: line {lineno}: the size line declares "
+                                       f"{entries} entries; a simple graph on {rows} vertices "
+                                       f"has at most {most}")
+            if entries * 4 > size:
+                raise GraphFormatError(f"MatrixMarket: line {lineno}: the size line declares "
+                                       f"{entries} entries; the file is {size} bytes, room for "
+                                       f"at most {size // 4}")
         return
 
 
