@@ -1,16 +1,22 @@
 """Rendering of the claims ledger (:mod:`reproduce.claims`): a claim's evidence with its
 ``{field}`` placeholders filled from the derived verdict, the checks on that text (unrenderable
-fields, count grammar such as "1 seeds"), and CLAIMS.md itself."""
+fields, count grammar such as "1 seeds"), and the pages: CLAIMS.md (a summary read in two
+minutes), one page per area with every claim's evidence, rule and rule history
+(:data:`AREA_PAGES`), RESULTS.md and the README's findings.  Every page shows a claim through
+one function, :func:`claim_line`, so the same claim reads the same everywhere."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from reproduce.common import VERDICTS as DERIVED_VERDICTS
 
-__all__ = ["VERDICTS", "VERDICT_MEANING", "GROUPS", "SHORT_MAX", "COUNT_NOUNS", "anchor",
-           "evidence_text", "evidence_problems", "legend", "ours_text", "render", "FIGURES",
-           "render_results", "README_FINDINGS", "render_findings", "with_findings"]
+__all__ = ["VERDICTS", "VERDICT_MEANING", "GROUPS", "AREA_PAGES", "SHORT_MAX", "COUNT_NOUNS",
+           "anchor", "claim_href", "claim_line", "standing", "evidence_text",
+           "evidence_problems", "legend", "ours_text", "render", "render_area", "render_pages",
+           "FIGURES", "render_results", "README_FINDINGS", "render_findings", "with_findings",
+           "revised_after_data", "word_count", "SUMMARY_MAX_WORDS"]
 
 #: every ledger verdict (``recorded``: a reading or a measurement, not a tested verdict)
 VERDICTS = DERIVED_VERDICTS
@@ -21,9 +27,22 @@ def evidence_text(claim: dict, derived: dict) -> str:
     if not claim["check"].startswith("json:"):
         return claim["evidence"]
     try:
-        return claim["evidence"].format(**{k: _fmt(v) for k, v in derived.items()})
+        text = claim["evidence"].format(**{k: _fmt(v) for k, v in derived.items()})
     except (KeyError, IndexError, ValueError) as exc:
         return f"{claim['evidence']} [evidence field missing: {exc}]"
+    return text + recipe_text(derived)
+
+
+def recipe_text(derived: dict) -> str:
+    """A claim about a trained model, under every training recipe (derived by
+    :func:`reproduce.harness.verdicts.recipes.with_recipes`): its verdict per recipe and the
+    robustness word, appended to its evidence; empty for any other claim."""
+    if "robustness" not in derived:
+        return ""
+    why = derived.get("why_not_reproduced")
+    return (f" Training recipes (docs/training.md): {derived['by_recipe']}; "
+            f"{derived['robustness']}: {derived['robustness_note']}."
+            + (f" Not reproduced: {why}." if why else ""))
 
 
 COUNT_NOUNS = ("seed", "graph", "instance", "point", "case", "draw", "cell", "baseline",
@@ -83,10 +102,6 @@ def _fmt(v):
     return v
 
 
-def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
 #: what each verdict word means: one exact meaning, shown as CLAIMS.md's legend (only the words
 #: in use are listed, so the legend and the ledger cannot disagree)
 VERDICT_MEANING = {
@@ -110,7 +125,9 @@ VERDICT_MEANING = {
     "not-reproduced": "our re-implementation fails the claim, but a choice the paper leaves "
                       "unstated could decide it, or we cannot run what the paper ran",
     "pending": "the check waits for an artefact not produced yet (a model still training)",
-    "recorded": "a reading of the paper, a definition or a measurement: listed, not tested",
+    "recorded": "a reading of the paper, a definition, a conformance check of our setup or a "
+                "measurement (a variant with too few seeds to decide): listed, not a verdict "
+                "on the paper",
 }
 #: the summary's groups, in order, with their headings
 GROUPS = {"experiments": "Experiments", "theory": "Theory",
@@ -119,20 +136,85 @@ GROUPS = {"experiments": "Experiments", "theory": "Theory",
 SHORT_MAX = 80
 
 
+#: where each area's claims live with their full evidence (paths from the repository root)
+AREA_PAGES = {"experiments": "docs/claims/experiments.md", "theory": "docs/claims/theory.md",
+              "setup": "docs/claims/setup.md"}
+#: the summary (CLAIMS.md) is read in two minutes: at most this many words
+SUMMARY_MAX_WORDS = 600
+
+
 def anchor(claim_id: str) -> str:
     """The HTML anchor of a claim's evidence section (ids may hold dots, which GitHub drops
     from heading anchors, so an explicit one)."""
     return "claim-" + claim_id.replace(".", "-")
 
 
+def claim_href(claim: dict, here: str = "") -> str:
+    """The link to a claim's evidence from the page ``here`` (a path from the repository
+    root; ``""``: a page at the root)."""
+    page = AREA_PAGES[claim["group"]]
+    if here == page:
+        return f"#{anchor(claim['id'])}"
+    rel = posixpath.relpath(page, posixpath.dirname(here) or ".")
+    return f"{rel}#{anchor(claim['id'])}"
+
+
 def ours_text(claim: dict, derived: dict) -> str:
-    """The summary's "ours" cell: the ledger's ``ours`` with json placeholders filled."""
+    """The summary's "ours": the ledger's ``ours`` with json placeholders filled."""
     return evidence_text({**claim, "evidence": claim.get("ours", "")}, derived)
+
+
+def revised_after_data(claim: dict) -> list[str]:
+    """The commits of the rule revisions made after the data the claim decides had been seen
+    (its ``rule_history`` entries with ``data_seen``)."""
+    return [r["commit"] for r in claim.get("rule_history", []) if r.get("data_seen")]
+
+
+def claim_line(claim: dict, derived: dict, here: str = "") -> str:
+    """A claim as every page shows it (README, RESULTS.md, CLAIMS.md and its area page): the
+    verdict, the claim in a line, our value, whether its rule was revised after its data, and
+    the link to its evidence (relative to ``here``)."""
+    ours = ours_text(claim, derived)
+    late = revised_after_data(claim)
+    return (f"**{claim['verdict']}**: {claim['short']}" + (f" -- ours: {ours}" if ours else "")
+            + (f" (rule revised after its data: {', '.join(late)})" if late else "")
+            + f" ([{claim['id']}]({claim_href(claim, here)}))")
 
 
 def legend(words) -> list[str]:
     """The legend lines for the verdict words in use, in :data:`VERDICTS` order."""
     return [f"| **{v}** | {VERDICT_MEANING[v]} |" for v in VERDICTS if v in set(words)]
+
+
+def _counts(claims) -> str:
+    in_use = [c["verdict"] for c in claims]
+    return ", ".join(f"{in_use.count(v)} {v}" for v in VERDICTS if v in in_use)
+
+
+def standing(claims: list[dict]) -> str:
+    """How many of the paper's experimental claims are confirmed, and where the confirmed
+    verdicts are: counted from the ledger, for the README and the summary alike."""
+    exp = [c for c in claims if c["group"] == "experiments"]
+    tested = [c for c in exp if c["verdict"] != "recorded"]
+    confirmed = [c for c in exp if c["verdict"] == "confirmed"]
+    elsewhere = [c for c in claims if c["verdict"] == "confirmed" and c["group"] != "experiments"]
+    by_group = ", ".join(f"{sum(c['group'] == g for c in elsewhere)} {GROUPS[g].lower()}"
+                         for g in GROUPS if g != "experiments"
+                         and any(c["group"] == g for c in elsewhere))
+    head = ("None" if not confirmed else f"{len(confirmed)}") + \
+        f" of the paper's {len(exp)} experimental claims " + \
+        ("is" if len(confirmed) == 1 or not confirmed else "are") + " confirmed"
+    return (f"**{head}** ({len(tested)} tested, {len(exp) - len(tested)} recorded: "
+            "measurements, conformance checks, variants with too few seeds). "
+            + (f"The {len(elsewhere)} other confirmed verdicts are {by_group}." if elsewhere
+               else ""))
+
+
+def word_count(markdown: str) -> int:
+    """Words a reader reads on a Markdown page: link targets, table rules and markup left out."""
+    text = re.sub(r"\]\([^)]*\)", "]", markdown)
+    text = re.sub(r"<[^>]+>|[|*`#\[\]_-]{2,}|[|*`#\[\]]", " ", text)
+    return len(re.findall(r"[\w.,'/^+=<>()-]*\w[\w.,'/^+=<>()-]*", text))
 
 
 def _decided_by(claim: dict) -> str:
@@ -148,47 +230,87 @@ def _decided_by(claim: dict) -> str:
     return "nothing: not tested"
 
 
-def render(claims: list[dict], derived: dict) -> str:
-    """CLAIMS.md: legend, one summary line per claim by group in paper order, then one
-    evidence section per claim (anchored) naming the rule that decided it."""
-    in_use = [c["verdict"] for c in claims]
-    counts = {v: in_use.count(v) for v in VERDICTS if v in in_use}
-    lines = [
-        "# Claims ledger",
-        "",
-        "Generated by `python reproduce/claims.py` from `reproduce/claims.toml`; do not edit.",
-        "Paper: Graph2Seq: Scalable Learning Dynamics for Graphs, arXiv:1802.04948.",
-        "A verdict is what our check found, not what the paper says; `python reproduce/claims.py "
-        "--check` re-derives every checked verdict (CI runs it).",
-        "",
-        "| verdict | meaning |", "|---|---|", *legend(in_use),
-        "",
-        f"{len(claims)} claims: " + ", ".join(f"{k} {v}" for v, k in counts.items()) + ".",
-    ]
-    for group, title in GROUPS.items():
-        members = [c for c in claims if c.get("group") == group]
-        if not members:
-            continue
-        lines += ["", f"## {title}", "", "| claim | paper | ours | verdict |", "|---|---|---|---|"]
-        for c in members:
-            lines.append("| " + " | ".join(_cell(x) for x in (
-                f"[{c['id']}](#{anchor(c['id'])}): {c.get('short', '')}", c["paper_value"],
-                ours_text(c, derived.get(c["id"], {})), f"**{c['verdict']}**")) + " |")
-    lines += ["", "## Evidence, claim by claim", ""]
-    for c in claims:
+def _history(claim: dict) -> list[str]:
+    rows = claim.get("rule_history", [])
+    if not rows:
+        return []
+    return ["**Rule history** (each revision of the decision rule, oldest first; *after its "
+            "data*: the data the claim decides today had been seen):", "",
+            *(f"- `{r['commit']}`, {'*after its data*' if r['data_seen'] else 'before its data'}"
+              f": {r['change']}" for r in rows), ""]
+
+
+def render_area(claims: list[dict], derived: dict, group: str) -> str:
+    """An area's page (:data:`AREA_PAGES`): its claims in paper order, one line each, then
+    one evidence section per claim (anchored) with its rule, rule history and deciding check."""
+    here = AREA_PAGES[group]
+    members = [c for c in claims if c["group"] == group]
+    lines = [f"# Claims ledger: {GROUPS[group]}", "",
+             "Generated by `python reproduce/claims.py` from `reproduce/claims.toml`; do not "
+             f"edit. The summary of every area is [CLAIMS.md]"
+             f"({posixpath.relpath('CLAIMS.md', posixpath.dirname(here))}).", "",
+             f"{len(members)} claims: {_counts(members)}.", "",
+             *(f"- {claim_line(c, derived.get(c['id'], {}), here)}" for c in members),
+             "", "## Evidence, claim by claim", ""]
+    for c in members:
+        d = derived.get(c["id"], {})
         lines += [f'<a id="{anchor(c["id"])}"></a>', f"### {c['id']}", "",
-                  f"*{c['where']}* ({GROUPS.get(c.get('group'), '?').lower()})", "",
-                  f"**Claim.** {c['statement']}", ""]
+                  f"*{c['where']}*", "", f"**Claim.** {c['statement']}", ""]
         if c["paper_value"]:
             lines += [f"**Paper's value.** {c['paper_value']}", ""]
-        lines += [f"**Verdict: {c['verdict']}.** {evidence_text(c, derived.get(c['id'], {}))}", ""]
+        lines += [f"**Verdict: {c['verdict']}.** {evidence_text(c, d)}", ""]
         if c["tolerance"]:
             lines += [f"**Rule.** {c['tolerance']}", ""]
+        lines += _history(c)
         lines += [f"**Decided by** {_decided_by(c)}.", ""]
         if c.get("variants"):
-            lines += ["**Variants.** " + ", ".join(f"[{v}](#{anchor(v)})" for v in c["variants"]),
-                      ""]
+            by_id = {x["id"]: x for x in claims}
+            lines += ["**Variants.** " + ", ".join(f"[{v}]({claim_href(by_id[v], here)})"
+                                                   for v in c["variants"]), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render(claims: list[dict], derived: dict, headline=None) -> str:
+    """CLAIMS.md, the summary a reader finishes in two minutes: where the experimental claims
+    stand, the counts per area, the headline claims (:data:`README_FINDINGS`), the links to
+    the area pages and the legend of the words in use."""
+    headline = README_FINDINGS if headline is None else headline
+    by_id = {c["id"]: c for c in claims}
+    late = [c for c in claims if revised_after_data(c)]
+    lines = [
+        "# Claims ledger", "",
+        "Generated by `python reproduce/claims.py` from `reproduce/claims.toml`; do not edit. "
+        "Paper: Graph2Seq: Scalable Learning Dynamics for Graphs, arXiv:1802.04948. A verdict "
+        "is what our check found, not what the paper says; CI re-derives every checked verdict "
+        "(`python reproduce/claims.py --check`).", "",
+        standing(claims), "",
+        f"{len(claims)} claims: {_counts(claims)}.", "",
+        "## The headline claims", "",
+        *(f"- {claim_line(by_id[cid], derived.get(cid, {}))}" for cid in headline
+          if cid in by_id), "",
+        "## Every claim, by area", "",
+        "Each area's page lists its claims, then each claim's full evidence, its rule, every "
+        "revision of that rule (with the commit, and whether its data had been seen) and the "
+        "check that decides it.", "",
+    ]
+    for group, title in GROUPS.items():
+        members = [c for c in claims if c["group"] == group]
+        if members:
+            lines.append(f"- [{title}]({AREA_PAGES[group]}): {_counts(members)}")
+    lines += ["", f"{len(late)} of the {len(claims)} claims have a rule revised after their "
+              "data had been seen; their lines say so, with the commit.", "",
+              "## What the verdict words mean", "", "| verdict | meaning |", "|---|---|",
+              *legend([c["verdict"] for c in claims])]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def render_pages(claims: list[dict], derived: dict) -> dict[str, str]:
+    """Every ledger page by its path from the repository root: CLAIMS.md and the area pages."""
+    pages = {"CLAIMS.md": render(claims, derived)}
+    for group, path in AREA_PAGES.items():
+        if any(c["group"] == group for c in claims):
+            pages[path] = render_area(claims, derived, group)
+    return pages
 
 
 #: RESULTS.md's sections in the paper's order: the figure JSON (``paper_figures/NAME.json``,
@@ -202,8 +324,10 @@ FIGURES = (
     ("figure2b", "Figure 2(b), table", "MVC cover sizes on sparse ER and bipartite graphs of "
      "10,000 and 25,000 vertices: G2S-RNN's cover is at least 100 vertices smaller than "
      "Structure2Vec's."),
-    ("figure3", "Figure 3", "Generalization across graph types: a G2S-RNN model trained on ER "
-     "is within 10% of optimal on every test family, the baselines are not."),
+    ("figure3", "Figure 3", "Generalization across graph types: 'In general, G2S-RNN has a "
+     "performance that is within 10% of the optimal, across the range of graph types and "
+     "sizes considered' (Section 5.1), for a model trained on ER; the other networks are "
+     "inconsistent."),
     ("figure3_early20k/figure3", "Figure 3, shorter training", "The same with the early "
      "(20,000-iteration) weights: a training length the paper does not state."),
     ("figure4", "Figure 4", "Max cut and maximum independent set: G2S-RNN within 4% (max cut) "
@@ -225,13 +349,13 @@ FIGURES = (
 
 def render_results(claims: list[dict], derived: dict, present) -> str:
     """RESULTS.md: per figure of the paper, what it claims, our figure (``present(name)``:
-    whether ``paper_figures/NAME.png`` exists) and the claims its JSON decides, in plain
-    words (the summary's ``ours`` and the verdict's meaning)."""
+    whether ``paper_figures/NAME.png`` exists) and the claims its JSON decides, each by
+    :func:`claim_line`."""
     lines = ["# Results, figure by figure", "",
              "Generated by `python reproduce/claims.py` from the committed figure JSONs and the "
              "claims ledger; do not edit. Each figure is regenerated by `python reproduce/"
-             "NAME.py --profile paper`; [CLAIMS.md](CLAIMS.md) has every claim with its full "
-             "evidence and the rule that decided it.", ""]
+             "NAME.py --profile paper`; [CLAIMS.md](CLAIMS.md) summarises every claim and links "
+             "its full evidence and the rule that decided it.", ""]
     for name, where, what in FIGURES:
         decided = [c for c in claims
                    if c["check"].startswith(f"json:{name}#")]
@@ -240,11 +364,7 @@ def render_results(claims: list[dict], derived: dict, present) -> str:
             lines += [f"![{where}: our figure](paper_figures/{name}.png)", ""]
         else:
             lines += [f"*Our figure is not generated yet (`paper_figures/{name}.png`).*", ""]
-        for c in decided:
-            ours = ours_text(c, derived.get(c["id"], {}))
-            lines.append(f"- **{c['verdict']}**: {c['short']}"
-                         + (f" -- ours: {ours}" if ours else "")
-                         + f" ([{c['id']}](CLAIMS.md#{anchor(c['id'])}))")
+        lines += [f"- {claim_line(c, derived.get(c['id'], {}))}" for c in decided]
         if decided:
             lines.append("")
     lines += ["## What the verdict words mean", "", "| verdict | meaning |", "|---|---|",
@@ -252,9 +372,9 @@ def render_results(claims: list[dict], derived: dict, present) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-#: the README's five headline findings: the paper's central claims (scaling to 3,200 and to
-#: 25,000 vertices, generalization across graph types, the three problems, state of the art),
-#: shown whatever their verdict
+#: the README's five headline findings (and the summary's): the paper's central claims
+#: (scaling to 3,200 and to 25,000 vertices, generalization across graph types, the three
+#: problems, state of the art), shown whatever their verdict
 README_FINDINGS = ("intro-scale-3200", "intro-25k", "fig3-g2s-within-10pct",
                    "intro-three-problems", "abs-sota")
 #: the README block the findings replace (kept between these two lines)
@@ -264,18 +384,14 @@ FINDINGS_END = "<!-- /findings -->"
 
 
 def render_findings(claims: list[dict], derived: dict, ids=README_FINDINGS) -> str:
-    """The README's "What we found": the verdict counts and the claims ``ids`` (default
-    :data:`README_FINDINGS`), each with our value and a link to its evidence."""
+    """The README's "What we found": where the experimental claims stand, the verdict counts,
+    the claims ``ids`` (default :data:`README_FINDINGS`) by :func:`claim_line`, and the
+    legend of the words in use."""
     by_id = {c["id"]: c for c in claims}
-    in_use = [c["verdict"] for c in claims]
-    counts = ", ".join(f"{in_use.count(v)} {v}" for v in VERDICTS if v in in_use)
-    lines = [FINDINGS_START, f"Of the paper's {len(claims)} claims in our ledger: {counts}.", "",
-             "| the paper says | verdict | ours |", "|---|---|---|"]
-    for cid in ids:
-        c = by_id[cid]
-        lines.append("| " + " | ".join(_cell(x) for x in (
-            f"[{c['short']}](CLAIMS.md#{anchor(cid)})", f"**{c['verdict']}**",
-            ours_text(c, derived.get(cid, {})))) + " |")
+    lines = [FINDINGS_START, standing(claims), "",
+             f"Of the paper's {len(claims)} claims in our ledger: {_counts(claims)}.", "",
+             *(f"- {claim_line(by_id[cid], derived.get(cid, {}))}" for cid in ids), "",
+             "| verdict | meaning |", "|---|---|", *legend([c["verdict"] for c in claims])]
     return "\n".join([*lines, FINDINGS_END])
 
 
