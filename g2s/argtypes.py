@@ -17,7 +17,8 @@ from pathlib import Path
 __all__ = ["positive_int", "int_from_1_to", "nonnegative_int",
            "positive_float", "nonnegative_float",
            "probability", "seed", "boolean", "output_file", "output_dir", "SEED_MAX",
-           "available_cpus", "ThreadsAction", "WorkersAction", "OneLineParser"]
+           "available_cpus", "ThreadsAction", "WorkersAction", "OneLineParser",
+           "MAX_SECONDS", "time_limit"]
 
 #: seeds go to numpy, torch and CP-SAT; CP-SAT's ``random_seed`` is a signed 32-bit integer
 SEED_MAX = 2**31 - 1
@@ -89,6 +90,18 @@ def positive_float(text: str) -> float:
     """A finite number > 0 (``nan`` and ``inf`` are refused)."""
     value = _float(text)
     return _require(value, value > 0, "a positive number", text)
+
+
+#: the longest time limit a command takes: a week (a larger finite one, 1e308, overflowed
+#: the solvers' arithmetic)
+MAX_SECONDS = 7 * 24 * 3600
+
+
+def time_limit(text: str) -> float:
+    """A time limit in seconds: a finite number > 0, at most :data:`MAX_SECONDS`."""
+    value = _float(text)
+    return _require(value, 0 < value <= MAX_SECONDS,
+                    f"a number of seconds above 0 and at most {MAX_SECONDS:,} (a week)", text)
 
 
 def nonnegative_float(text: str) -> float:

@@ -174,9 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--count", type=argtypes.positive_int, default=1, help="instances per size")
     b.add_argument("--start", type=argtypes.nonnegative_int, default=0,
                    help="first instance index (default 0)")
-    b.add_argument("--time-limit", type=argtypes.positive_float, default=DEFAULT_TIME_LIMIT)
+    b.add_argument("--time-limit", type=argtypes.time_limit, default=DEFAULT_TIME_LIMIT)
     a = sub.add_parser("build-all", help="build every entry of CERTIFIED_INSTANCES")
-    a.add_argument("--time-limit", type=argtypes.positive_float, default=DEFAULT_TIME_LIMIT)
+    a.add_argument("--time-limit", type=argtypes.time_limit, default=DEFAULT_TIME_LIMIT)
     u = sub.add_parser("upgrade", help="strengthen every stored entry that is not proven "
                        "optimal: best known solution, optionally a tighter bound")
     u.add_argument("--budget", type=argtypes.positive_float, default=5.0,

@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="MIB", help="refuse a graph file that is, or unpacks to, more than "
                    f"MIB mebibytes (default {MAX_INPUT_MIB}; parsing takes several times the "
                    "text's size in memory)")
-    s.add_argument("--time-limit", type=argtypes.positive_float, default=None,
+    s.add_argument("--time-limit", type=argtypes.time_limit, default=None,
                    help="time budget in seconds, for every method (the JSON's 'status' says how "
                         "it ended): reference stops its search (default 240, the paper's Gurobi "
                         "cut-off); g2s and the neural baselines stop their learned policy at it "

@@ -19,18 +19,28 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-__all__ = ["PROGRAMS", "solve_cpsat", "solve_highs", "TRIANGLES_PER_SECOND", "triangle_budget"]
+__all__ = ["PROGRAMS", "solve_cpsat", "solve_highs", "TRIANGLES_PER_SECOND", "MAX_TRIANGLES",
+           "triangle_budget"]
 
 #: triangles of max cut's program per second of its time limit: about a sixth of a second's
 #: model building at the rate measured on ER(400, 0.15) (36,000 triangles, 144,000 rows, 6 s),
 #: so the rows take a small share of any limit; the paper's 240 s covers every triangle of the
 #: evaluation graphs up to 400 vertices
 TRIANGLES_PER_SECOND = 1000
+#: the most triangles max cut's program writes whatever the limit: its memory, not the time
+#: limit, bounds it.  Each triangle is four rows, 1.3 KiB as Python objects (measured: 400,000
+#: rows of G(500, 0.5) held 127 MiB) and as much again in the solver's model, so the ceiling
+#: keeps the rows near 650 MiB; it still covers the paper's 240 s (240,000 triangles).  Before
+#: it, ``--time-limit 3600`` on 500 vertices and 62,000 edges grew to 5.7 GB and died
+MAX_TRIANGLES = 250_000
 
 
 def triangle_budget(time_limit: float) -> int:
-    """How many triangles max cut's program may write for ``time_limit`` seconds."""
-    return int(TRIANGLES_PER_SECOND * max(time_limit, 0.0))
+    """How many triangles max cut's program may write for ``time_limit`` seconds:
+    :data:`TRIANGLES_PER_SECOND` per second, at most :data:`MAX_TRIANGLES`."""
+    if not time_limit > 0:
+        return 0
+    return int(min(MAX_TRIANGLES, TRIANGLES_PER_SECOND * min(time_limit, MAX_TRIANGLES)))
 
 
 def _cut_structure(G: nx.Graph, idx: dict, max_triangles: int):

@@ -106,3 +106,26 @@ def test_labels_above_2_53_are_written_as_strings(tmp_path):
     assert 1 in result["solution"] or 2 in result["solution"]   # small ones stay numbers
     rc, _, _ = run(*SOLVE, p)
     assert rc == 0
+
+
+@pytest.mark.parametrize("value", ["1e308", "nan", "inf", "-inf", "0", "604801"])
+def test_a_time_limit_that_is_not_finite_or_beyond_a_week_is_refused(tmp_path, value):
+    p = tmp_path / "g.txt"
+    p.write_text("0 1\n1 2\n")
+    refused(tmp_path, ["solve", "--problem", "maxcut", "--method", "reference",
+                       f"--time-limit={value}", p], 2, "argument --time-limit")
+
+
+def test_max_cut_rows_are_bounded_by_memory_not_by_the_time_limit():
+    """The program's triangle budget stops at MAX_TRIANGLES however long the limit (an hour
+    used to allow 3.6 million triangles, 5.7 GB on 500 vertices), and the rows follow it."""
+    import networkx as nx
+
+    from g2s.reference import programs
+    assert programs.triangle_budget(3600) == programs.triangle_budget(1e300) == \
+        programs.MAX_TRIANGLES
+    assert programs.triangle_budget(0.5) == 500
+    G = nx.gnp_random_graph(60, 0.9, seed=0)
+    idx = {v: i for i, v in enumerate(G)}
+    _, _, rows = programs._cut_structure(G, idx, programs.triangle_budget(1e6))
+    assert len(rows) <= 4 * programs.MAX_TRIANGLES
