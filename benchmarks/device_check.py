@@ -55,6 +55,8 @@ AGREE_CASES = [("er", 60), ("regular", 60), ("bipartite", 40)]
 TABLE = [("sparse_er", 10_000), ("sparse_bipartite", 10_000), ("sparse_er", 25_000),
          ("sparse_bipartite", 25_000)]
 SCALE_SIZES = (800, 1600, 3200)
+#: the encoders whose units the list holds (G2S-RNN and the baselines of Figures 2 and 3)
+ENCODERS = ("g2s_rnn", "s2v", "sage_gcn", "sage_mean", "sage_pool", "wl_nn")
 
 
 def _literal_job(job):
@@ -247,32 +249,111 @@ def _progress(out: Path, state_dir: Path) -> list[dict]:
     return res
 
 
-def main(argv=None) -> dict:
-    p = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
-    p.add_argument("--out", type=Path, required=True, help="folder for the JSON outputs")
-    p.add_argument("--budget-s", type=float, default=480, help="stop starting units after this")
-    p.add_argument("--workers", type=int, default=6, help="GPU worker processes")
-    p.add_argument("--device", default="cuda")
-    p.add_argument("--limit", type=int, default=None, help="at most this many units (tests)")
+def _done_units(path: Path) -> set:
+    """The units an earlier ``units.jsonl`` finished, or one line and exit 1 naming the file
+    and line when it is not one."""
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"device_check: --skip-done {path}: cannot read it "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
+    done = set()
+    for k, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            if "error" not in r:
+                done.add((r["family"], r["n"], r["index"], r["checkpoint"]))
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(f"device_check: --skip-done {path}: line {k} is not a unit "
+                             "record of units.jsonl") from None
+    return done
+
+
+def _existing_dir(text: str) -> Path:
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return path
+
+
+def _readable_file(text: str) -> Path:
+    path = Path(text)
+    if path.exists() and not path.is_file():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a file")
+    return path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from g2s import argtypes
+    # the docstring's first paragraph, whole (its first line alone stops mid-sentence)
+    p = argtypes.OneLineParser(prog="benchmarks/device_check.py",
+                               description=" ".join(__doc__.split("\n\n")[0].split()))
+    p.add_argument("--out", type=argtypes.output_dir, required=True,
+                   help="folder for the JSON outputs (created if missing)")
+    p.add_argument("--budget-s", type=argtypes.time_limit, default=480,
+                   help="stop starting units after this many seconds (default 480)")
+    p.add_argument("--workers", type=argtypes.positive_int, default=6,
+                   action=argtypes.WorkersAction,
+                   help="GPU worker processes (default 6; at most the CPUs this process may "
+                        "use)")
+    p.add_argument("--device", default="cuda", choices=("cuda", "cpu"),
+                   help="where the units run (default cuda; cpu: a local check)")
+    p.add_argument("--limit", type=argtypes.positive_int, default=None,
+                   help="at most this many units (tests)")
     p.add_argument("--smoke", action="store_true", help="small graphs only (a local check)")
-    p.add_argument("--encoders", nargs="*", default=None, help="only units of these encoders")
-    p.add_argument("--seeds", type=int, nargs="+", default=None,
-                   help="only units of models with these training seeds")
-    p.add_argument("--skip-done", type=Path, default=None,
+    p.add_argument("--encoders", nargs="+", default=None, choices=ENCODERS,
+                   help="only units of these encoders")
+    p.add_argument("--seeds", type=argtypes.seed, nargs="+", default=None,
+                   help="only units of models with these training seeds (each must name a "
+                        "shipped model's seed)")
+    p.add_argument("--skip-done", type=_readable_file, default=None,
                    help="a units.jsonl of an earlier run: skip the units it finished")
-    p.add_argument("--resume-dir", type=Path, default=None,
+    p.add_argument("--resume-dir", type=_existing_dir, default=None,
                    help="rollout states of an earlier run (state_name files) to continue from")
-    p.add_argument("--save-every-s", type=float, default=20.0,
-                   help="save each G2S-RNN unit's rollout state this often (seconds)")
-    p.add_argument("--grace-s", type=float, default=30.0,
+    p.add_argument("--save-every-s", type=argtypes.positive_float, default=20.0,
+                   help="save each G2S-RNN unit's rollout state this often (seconds, > 0)")
+    p.add_argument("--grace-s", type=argtypes.nonnegative_float, default=30.0,
                    help="after --budget-s, wait this long for running units, then stop them "
                         "(their states, saved every --save-every-s, come back in "
                         "resume_states.tar)")
+    return p
+
+
+def main(argv=None) -> dict:
+    p = build_parser()
     args = p.parse_args(argv)
+    # everything is checked before a process starts or a file is written
+    units = unit_list(args.smoke)
+    if args.encoders:
+        units = [u for u in units if u["encoder"] in args.encoders]
+    if args.seeds is not None:
+        have = {u["seed"] for u in units}
+        missing = [s for s in args.seeds if s not in have]
+        if missing:
+            p.error(f"argument --seeds: no shipped model of these units has training seed "
+                    f"{missing[0]} (seeds: {', '.join(map(str, sorted(have)))})")
+        units = [u for u in units if u["seed"] in args.seeds]
+    if args.skip_done is not None and args.skip_done.exists():
+        done = _done_units(args.skip_done)
+        units = [u for u in units
+                 if (u["family"], u["n"], u["index"], u["checkpoint"]) not in done]
+    units = units[: args.limit]
+    import torch
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("device_check: no CUDA device here (torch.cuda.is_available() is "
+                         "False); run it on a GPU machine, or --device cpu for a local check")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        probe = args.out / ".device_check_write_test"
+        probe.write_text("x")
+        probe.unlink()
+    except OSError as exc:
+        raise SystemExit(f"device_check: --out {args.out}: cannot write there "
+                         f"({exc.strerror or exc})") from None
     t_start = time.time()
     deadline = t_start + args.budget_s
-    args.out.mkdir(parents=True, exist_ok=True)
-    import torch
     info = {"device": args.device, "torch": torch.__version__, "python": platform.python_version(),
             "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
             "cpu_count": os.cpu_count()}
@@ -283,18 +364,6 @@ def main(argv=None) -> dict:
     pool = ctx.Pool(min(len(jobs), max(1, (os.cpu_count() or 2) - args.workers - 1)))
     literal = pool.map_async(_literal_job, jobs)
     # the units start at once; agreement is checked while they run
-    units = unit_list(args.smoke)
-    if args.encoders:
-        units = [u for u in units if u["encoder"] in args.encoders]
-    if args.seeds is not None:
-        units = [u for u in units if u["seed"] in args.seeds]
-    if args.skip_done is not None and args.skip_done.exists():
-        done = {(r["family"], r["n"], r["index"], r["checkpoint"])
-                for r in map(json.loads, args.skip_done.read_text().splitlines())
-                if "error" not in r}
-        units = [u for u in units
-                 if (u["family"], u["n"], u["index"], u["checkpoint"]) not in done]
-    units = units[: args.limit]
     queue, lock = ctx.Queue(), ctx.Lock()
     for u in units:
         queue.put(u)
