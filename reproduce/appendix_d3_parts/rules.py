@@ -122,12 +122,12 @@ def _pca_sides(result: dict) -> tuple[dict | None, dict]:
     pairs = range(ALIGN_FROM, T_MAX - 1)
     conf = rule.per_point_confidence(len(cells) * (len(pairs) + 1))
 
-    def side(values, bound):
-        got = [x for x in values if x is not None]
-        if not got:
-            return "fails"
-        return _side(rule.interval_over_graphs(got, confidence=conf, statistic="median"),
-                     bound, strict=False)
+    def sides(samples, bound):   # each sample's side; the intervals in few bootstrap calls
+        got = [[x for x in values if x is not None] for values in samples]
+        defined = [g for g in got if g]
+        ivs = iter(rule.intervals_over_graphs(defined, [[conf]] * len(defined),
+                                              statistic="median"))
+        return [_side(next(ivs)[0], bound, strict=False) if g else "fails" for g in got]
 
     def worst(sides):
         return "fails" if "fails" in sides else "undecided" if "undecided" in sides else "holds"
@@ -147,10 +147,11 @@ def _pca_sides(result: dict) -> tuple[dict | None, dict]:
     for c in cells:
         for k, seed_cases in enumerate(by_seed(c, "cos_next_cases")):
             aligned.setdefault(f"s{k}", {})[c] = worst(
-                [side([case[j] for case in seed_cases], S.D3_PCA_ALIGNED) for j in pairs])
-        for k, seed_cases in enumerate(by_seed(c, "rho_degree_cases")):
-            corr.setdefault(f"s{k}", {})[c] = side([case[REF_LAYER - 1] for case in seed_cases],
-                                                   S.D3_PCA_CORRELATED)
+                sides([[case[j] for case in seed_cases] for j in pairs], S.D3_PCA_ALIGNED))
+        rho = [[case[REF_LAYER - 1] for case in seed_cases]
+               for seed_cases in by_seed(c, "rho_degree_cases")]
+        for k, got in enumerate(sides(rho, S.D3_PCA_CORRELATED)):
+            corr.setdefault(f"s{k}", {})[c] = got
     return {"cells": cells, "aligned": aligned, "correlated": corr}, \
         {**base, "interval_confidence": round(conf, 5)}
 
@@ -358,8 +359,9 @@ def convergence_verdict(result: dict) -> dict:
         for f, a in arrays.items():
             if k >= a.shape[0]:
                 continue
-            ivs = [rule.interval_over_graphs((a[k, :, t - 1] - a[k, :, n_t - 1]).tolist(),
-                                             confidence=conf) for t in tail]
+            ivs = [r[0] for r in rule.intervals_over_graphs(
+                [(a[k, :, t - 1] - a[k, :, n_t - 1]).tolist() for t in tail],
+                [[conf]] * len(tail))]
             sides[f] = ("moving" if any(iv["low"] > m or iv["high"] < -m for iv in ivs)
                         else "converged" if all(iv["low"] >= -m and iv["high"] <= m
                                                 for iv in ivs) else "undecided")

@@ -109,6 +109,35 @@ def test_interval_over_graphs_is_scipys_percentile_bootstrap():
     assert (got["n_graphs"], got["n_seeds"]) == (5, 1)
 
 
+def test_batched_intervals_are_one_scipy_call_per_sample_and_level(monkeypatch):
+    """:func:`intervals_over_graphs` (samples of one size resampled together, other levels
+    read from the same bootstrap distribution) gives, bit for bit, the interval of one
+    ``scipy.stats.bootstrap`` call per sample and level -- also when the rows of one size
+    are split over several calls."""
+    rng = np.random.default_rng(3)
+    samples = [rng.random(n).round(2) for n in (2, 5, 5, 20, 20, 20, 5, 3)] + [[0.4] * 6, [1.0]]
+    levels = [(0.95, 0.99), (0.995,), (0.95, 0.95), (0.99,), (0.95, 0.9975), (0.99,),
+              (0.9,), (0.95,), (0.95, 0.99), (0.99,)]
+    for statistic, fn in (("mean", np.mean), ("median", np.median)):
+        for batch in (10**9, 2 * 1500 * 20):   # every row of a size at once; two per call
+            monkeypatch.setattr(V.rule, "BATCH_VALUES", batch)
+            got = V.intervals_over_graphs(samples, levels, n_resamples=1500, seed=11,
+                                          statistic=statistic)
+            for x, cs, recs in zip(samples, levels, got):
+                for c, rec in zip(cs, recs):
+                    x = np.asarray(x, dtype=float)
+                    if np.all(x == x[0]):
+                        low = high = fn(x)
+                    else:
+                        ref = stats.bootstrap((x,), fn, n_resamples=1500, method="percentile",
+                                              confidence_level=c,
+                                              **{V._RNG_ARG: np.random.default_rng(11)})
+                        low, high = ref.confidence_interval
+                    assert (rec["low"], rec["high"], rec["confidence"]) == (low, high, c)
+                    assert rec == V.interval_over_graphs(x, confidence=c, n_resamples=1500,
+                                                         seed=11, statistic=statistic)
+
+
 def test_paper_example_fig4_mis_er_is_inconclusive():
     """Figure 4's example (MIS, ER): per-graph ratios 1.154, 1.080, 1.077 against 1.10 (5 sizes)."""
     conf = V.per_point_confidence(5)

@@ -81,6 +81,7 @@ from reproduce.harness.verdicts.rule import (  # noqa: F401
     interval_of_seed_rates,
     interval_over_graphs,
     interval_seed_mean,
+    intervals_over_graphs,
     paired_difference,
     per_point_confidence,
     rate_interval,
@@ -88,8 +89,9 @@ from reproduce.harness.verdicts.rule import (  # noqa: F401
 
 __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
-    "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
-    "rate_interval", "interval_of_rate", "interval_of_seed_rates",
+    "per_point_confidence", "interval_over_graphs", "intervals_over_graphs",
+    "interval_seed_mean", "paired_difference", "rate_interval", "interval_of_rate",
+    "interval_of_seed_rates",
     "bound_verdict", "comparison_verdict", "point_samples", "point_intervals", "bound_claim",
     "seed_keys", "seed_label",
 ]

@@ -11,7 +11,8 @@ from scipy import stats
 
 __all__ = [
     "FAMILY_CONFIDENCE", "N_RESAMPLES", "SEED", "METHOD", "VERDICTS",
-    "per_point_confidence", "interval_over_graphs", "interval_seed_mean", "paired_difference",
+    "per_point_confidence", "interval_over_graphs", "intervals_over_graphs",
+    "interval_seed_mean", "paired_difference",
     "rate_interval", "interval_of_rate", "interval_of_seed_rates", "bound_verdict",
     "comparison_verdict",
 ]
@@ -21,6 +22,10 @@ N_RESAMPLES = 9999        # bootstrap replicates per interval (scipy's default)
 SEED = 20180214           # default resampling seed (fixed; any value would do)
 METHOD = "percentile"     # see the module docstring for why not BCa
 VERDICTS = ("confirmed", "refuted", "inconclusive")
+#: at most this many resampled values per ``scipy.stats.bootstrap`` call of
+#: :func:`intervals_over_graphs` (8 bytes each: 16 MB; larger calls, out of the cache, were
+#: slower per value); more rows are split into several calls
+BATCH_VALUES = 2**21
 
 _RNG_ARG = "rng" if "rng" in inspect.signature(stats.bootstrap).parameters else "random_state"
 
@@ -39,10 +44,12 @@ def _record(estimate, low, high, confidence, n_resamples, seed, n_graphs, n_seed
             "resampled": resampled}
 
 
-def _bootstrap(data, statistic, confidence, n_resamples, seed, **kw):
+def _bootstrap(data, statistic, confidence, n_resamples, seed, result=False, **kw):
     res = stats.bootstrap(data, statistic, n_resamples=n_resamples, method=METHOD,
                           confidence_level=confidence, vectorized=True,
                           **{_RNG_ARG: np.random.default_rng(seed)}, **kw)
+    if result:
+        return res
     return res.confidence_interval.low, res.confidence_interval.high
 
 
@@ -53,22 +60,74 @@ def interval_over_graphs(values: Sequence[float], *, confidence: float = FAMILY_
     per-graph values at one point.
 
     One value gives the degenerate interval [x, x] (nothing to resample; ``n_graphs = 1``).
+    Many samples or levels at once: :func:`intervals_over_graphs` (the same intervals).
     """
-    x = np.asarray(values, dtype=float)
-    if x.ndim != 1 or x.size == 0:
-        raise ValueError("need a non-empty 1-d sample of per-graph values")
+    return intervals_over_graphs([values], [[confidence]], n_resamples=n_resamples, seed=seed,
+                                 statistic=statistic)[0][0]
+
+
+def intervals_over_graphs(samples: Sequence[Sequence[float]],
+                          confidences: Sequence[Sequence[float]], *,
+                          n_resamples: int = N_RESAMPLES, seed: int = SEED,
+                          statistic: str = "mean") -> list[list[dict]]:
+    """:func:`interval_over_graphs` of many samples, each at one or more levels, in a few
+    ``scipy.stats.bootstrap`` calls: ``out[i][j]`` is the interval of ``samples[i]`` at
+    ``confidences[i][j]``, the same floats as ``interval_over_graphs(samples[i],
+    confidence=confidences[i][j])``.
+
+    Why the same: every interval resamples from ``np.random.default_rng(seed)``, so every
+    sample of ``n`` values is resampled with the same ``(n_resamples, n)`` matrix of indices.
+    The samples of one size are stacked into one ``(k, n)`` array and resampled along its last
+    axis in one call (scipy draws that matrix once and applies it to every row; rows are
+    independent in the mean or median and in the percentiles); the other levels re-read the
+    same bootstrap distribution (``bootstrap_result``, no new draws).  At most
+    :data:`BATCH_VALUES` resampled values per call (more rows: several calls).
+    """
     if statistic not in ("mean", "median"):
         raise ValueError(f"unknown statistic {statistic!r}")
+    if len(confidences) != len(samples):
+        raise ValueError("need one list of confidence levels per sample")
     stat = np.mean if statistic == "mean" else np.median
-    if x.size == 1 or np.all(x == x[0]):
-        low = high = stat(x)
-    else:
-        low, high = _bootstrap((x,), lambda s, axis: stat(s, axis=axis), confidence,
-                               n_resamples, seed)
-    rec = _record(stat(x), low, high, confidence, n_resamples, seed, x.size, 1, "graphs")
-    if statistic != "mean":
-        rec["statistic"] = statistic
-    return rec
+    xs = [np.asarray(v, dtype=float) for v in samples]
+    if any(x.ndim != 1 or x.size == 0 for x in xs):
+        raise ValueError("need a non-empty 1-d sample of per-graph values")
+    def by_row(s, axis):   # (rows, resamples, n): each row's (resamples, n) block reduced on
+        # its own, as a one-sample call reduces it (numpy may sum a stacked array in
+        # another order, and the last bits of a mean would differ)
+        return np.stack([stat(block, axis=axis) for block in s])
+
+    ends: list[dict] = [{} for _ in xs]          # ends[i][level] = (low, high)
+    by_size: dict[int, list[int]] = {}
+    for i, x in enumerate(xs):
+        if x.size == 1 or np.all(x == x[0]):
+            ends[i] = {c: (stat(x), stat(x)) for c in confidences[i]}
+        else:
+            by_size.setdefault(x.size, []).append(i)
+    for size, rows in by_size.items():
+        per_call = max(1, BATCH_VALUES // (max(n_resamples, 1) * size))
+        for start in range(0, len(rows), per_call):
+            chunk = rows[start:start + per_call]
+            data = (np.stack([xs[i] for i in chunk]),)
+            res = None
+            for c in sorted({c for i in chunk for c in confidences[i]}):
+                if res is None:
+                    res = _bootstrap(data, by_row, c, n_resamples, seed, result=True, axis=-1)
+                else:    # the same bootstrap distribution at another level: no new draws
+                    res = _bootstrap(data, by_row, c, 0, seed, result=True, axis=-1,
+                                     bootstrap_result=res)
+                for r, i in enumerate(chunk):
+                    ends[i][c] = (res.confidence_interval.low[r],
+                                  res.confidence_interval.high[r])
+    out = []
+    for i, x in enumerate(xs):
+        recs = []
+        for c in confidences[i]:
+            rec = _record(stat(x), *ends[i][c], c, n_resamples, seed, x.size, 1, "graphs")
+            if statistic != "mean":
+                rec["statistic"] = statistic
+            recs.append(rec)
+        out.append(recs)
+    return out
 
 
 def rate_interval(k: int, m: int, confidence: float = FAMILY_CONFIDENCE) -> tuple[float, float]:
