@@ -1,6 +1,8 @@
 """The claims ledger: re-derive every verdict, render CLAIMS.md, fail on drift.
 
-``python reproduce/claims.py``            re-derive verdicts and (re)write CLAIMS.md,
+``python reproduce/claims.py``            re-derive verdicts and (re)write CLAIMS.md (the
+                                          summary), docs/claims/AREA.md (every claim's
+                                          evidence, rule and rule history, by area),
                                           RESULTS.md (the figures with their verdicts) and
                                           the README's findings
 ``python reproduce/claims.py --check``    re-derive, and exit 1 when any verdict drifted or
@@ -36,6 +38,11 @@ order inside each), ``short`` (the claim in at most 80 characters, for the summa
   only while its rule cannot decide (``RECORDABLE``: a variant with one to three seeds), the
   rule's own word filling ``{rule_verdict}``, and it drifts once the rule decides.
 
+Every claim with a ``json:`` check lists ``rule_history``: each revision of its decision rule,
+oldest first, as ``{commit = "...", data_seen = true|false, change = "..."}`` -- the commit
+(which must exist in git), whether the data the claim decides had been seen by then, and what
+changed.  Its line on every page says when its rule was revised after its data.
+
 A claim may list ``variants``: ids of claims that re-check it with a choice the paper leaves
 unstated (training length, checkpoint selection: the ``*-early-weights`` entries).  CLAIMS.md
 links them; they never change the claim's verdict (a one-seed variant can decide nothing, and
@@ -66,6 +73,7 @@ if not __package__:  # run as python reproduce/claims.py
 
 from g2s.argtypes import OneLineParser  # noqa: E402
 from reproduce.claims_render import (  # noqa: F401 - re-exported: the ledger's rendering
+    AREA_PAGES,
     COUNT_NOUNS,
     FINDINGS_END,
     FINDINGS_START,
@@ -77,6 +85,7 @@ from reproduce.claims_render import (  # noqa: F401 - re-exported: the ledger's 
     evidence_text,
     render,
     render_findings,
+    render_pages,
     render_results,
     with_findings,
 )
@@ -131,7 +140,63 @@ def load_ledger(path: Path = LEDGER) -> list[dict]:
         if chk.startswith("json:") and not c.get("rule_test", "").split():
             raise LedgerError(f"claim {c['id']}: a json check needs rule_test, the tests of "
                               "its decision rule")
+        _check_history(c)
+    unknown = unknown_commits({r["commit"] for c in claims for r in c.get("rule_history", [])})
+    if unknown:
+        owners = [c["id"] for c in claims
+                  if any(r["commit"] in unknown for r in c.get("rule_history", []))]
+        raise LedgerError(f"claim {owners[0]}: rule_history names {sorted(unknown)[0]!r}, not a "
+                          "commit of this repository")
     return claims
+
+
+#: the fields of one ``rule_history`` entry: the commit that revised the rule, whether the
+#: data the claim decides today had been seen by then, and what changed
+HISTORY_FIELDS = ("commit", "data_seen", "change")
+
+
+def _check_history(claim: dict) -> None:
+    """A claim's ``rule_history``: required for a ``json:`` check (a rule decides it from
+    committed data, so when the rule changed relative to that data must be on record)."""
+    rows = claim.get("rule_history")
+    if rows is None:
+        if claim["check"].startswith("json:"):
+            raise LedgerError(f"claim {claim['id']}: a json check needs rule_history, each "
+                              "revision of its rule with its commit and whether its data had "
+                              "been seen")
+        return
+    if not isinstance(rows, list) or (claim["check"].startswith("json:") and not rows):
+        raise LedgerError(f"claim {claim['id']}: rule_history must be a non-empty list")
+    for r in rows:
+        if not isinstance(r, dict) or sorted(r) != sorted(HISTORY_FIELDS):
+            raise LedgerError(f"claim {claim['id']}: each rule_history entry has exactly "
+                              f"{', '.join(HISTORY_FIELDS)}")
+        if not isinstance(r["data_seen"], bool):
+            raise LedgerError(f"claim {claim['id']}: rule_history data_seen must be true or "
+                              "false")
+        if not isinstance(r["commit"], str) or not re.fullmatch(r"[0-9a-f]{7,40}", r["commit"]):
+            raise LedgerError(f"claim {claim['id']}: rule_history commit {r['commit']!r} is "
+                              "not a commit id (7 to 40 hex digits)")
+        if not isinstance(r["change"], str) or not r["change"].strip():
+            raise LedgerError(f"claim {claim['id']}: rule_history change must say what changed")
+
+
+def unknown_commits(commits: set[str]) -> set[str]:
+    """The ids in ``commits`` that name no commit of the repository (one ``git cat-file``)."""
+    if not commits:
+        return set()
+    names = sorted(commits)
+    try:
+        proc = subprocess.run(["git", "cat-file", "--batch-check"], cwd=ROOT, text=True,
+                              input="".join(f"{n}^{{commit}}\n" for n in names),
+                              capture_output=True)
+    except OSError as exc:
+        raise LedgerError(f"rule_history: cannot run git to verify its commits ({exc})") from None
+    if proc.returncode != 0:
+        raise LedgerError("rule_history: git cannot verify its commits "
+                          f"({proc.stderr.strip()[:120]})")
+    lines = proc.stdout.splitlines()
+    return {n for n, line in zip(names, lines) if line.split()[1:2] != ["commit"]}
 
 
 def _load_script(name: str):
@@ -326,7 +391,12 @@ def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]
     return derived
 
 
+#: a claim's line on the ledger's pages (reproduce.claims_render.claim_line, a list item)
+_LINE = re.compile(r"^- \*\*(?P<verdict>[a-z-]+)\*\*: .*?(?: -- ours: (?P<ours>.*?))?"
+                   r"(?: \(rule revised [^)]*after its data[^)]*\))? \(\[(?P<id>[^\]]+)\]"
+                   r"\([^)]*#claim-[^)]*\)\)$")
 _CELL = r"((?:\\\||[^|])*)"   # a table cell: any text, escaped pipes included
+#: a row of the earlier summary tables (``| [id](#claim-id): short | paper | ours | **verdict** |``)
 _SUMMARY_ROW = re.compile(r"^\| \[(?P<id>[^\]]+)\]\(#claim-[^)]*\): " + _CELL + r"\| "
                           + _CELL + r" \| " + _CELL + r" \| \*\*(?P<verdict>[a-z-]+)\*\* \|$")
 
@@ -339,10 +409,13 @@ _FULL_ROW = re.compile(r"^\| (?P<id>[A-Za-z0-9][A-Za-z0-9.-]*) \| " + _CELL + r"
 
 
 def summary_rows(text: str) -> dict[str, tuple[str, str]]:
-    """``id -> (ours, verdict)`` from the summary tables of a rendered CLAIMS.md, or, for a
-    ledger rendered before it had them, from its one full table (no "ours" column there)."""
-    rows = {m["id"]: (m[4].strip(), m["verdict"])
-            for line in text.splitlines() if (m := _SUMMARY_ROW.match(line))}
+    """``id -> (ours, verdict)`` from rendered ledger pages: the claims' lines of the area
+    pages, or, for a ledger rendered before them, CLAIMS.md's summary tables or its earlier
+    one full table (no "ours" column there)."""
+    rows = {m["id"]: ((m["ours"] or "").strip(), m["verdict"])
+            for line in text.splitlines() if (m := _LINE.match(line))}
+    rows = rows or {m["id"]: (m[4].strip(), m["verdict"])
+                    for line in text.splitlines() if (m := _SUMMARY_ROW.match(line))}
     return rows or {m["id"]: ("", m["verdict"])
                     for line in text.splitlines() if (m := _FULL_ROW.match(line))}
 
@@ -387,13 +460,25 @@ def _changes_since(rev: str) -> int:
         print(f"claims: error: no CLAIMS.md at {rev[:40]!r} ({proc.stderr.strip()[:120]})",
               file=sys.stderr)
         return 1
-    if not summary_rows(proc.stdout):
+    before = proc.stdout + "".join(
+        subprocess.run(["git", "show", f"{found.stdout.strip()}:{page}"], cwd=ROOT,
+                       capture_output=True, text=True).stdout for page in AREA_PAGES.values())
+    if not summary_rows(before):
         print(f"claims: error: the CLAIMS.md at {rev[:40]!r} has no table of verdicts to "
               "compare", file=sys.stderr)
         return 1
-    rows = changes(proc.stdout, CLAIMS_MD.read_text())
+    rows = changes(before, "".join((ROOT / page).read_text() for page in AREA_PAGES.values()
+                                   if (ROOT / page).exists()))
     print("\n".join(rows) if len(rows) > 2 else f"claims: no verdict changed since {rev}")
     return 0
+
+
+def _shown(path: Path) -> str:
+    """A page's name as the messages show it: its path under CLAIMS.md's folder."""
+    try:
+        return path.relative_to(CLAIMS_MD.parent).as_posix()
+    except ValueError:
+        return path.name
 
 
 def main(argv=None) -> int:
@@ -435,8 +520,10 @@ def main(argv=None) -> int:
     bad = {c["id"]: p for c in claims if (p := evidence_problems(c, derived[c["id"]]))}
     for cid, problems in bad.items():
         print(f"claims: evidence: {cid}: {'; '.join(problems)}", file=sys.stderr)
-    pages = {CLAIMS_MD: render(claims, derived),
-             RESULTS_MD: render_results(claims, derived,
+    # CLAIMS.md and the area pages beside it (docs/claims/ under CLAIMS.md's folder)
+    pages = {CLAIMS_MD.parent / path: text
+             for path, text in render_pages(claims, derived).items()}
+    pages |= {RESULTS_MD: render_results(claims, derived,
                                         lambda name: (FIGURES / f"{name}.png").exists())}
     try:
         pages[README] = with_findings(README.read_text(),
@@ -445,7 +532,7 @@ def main(argv=None) -> int:
         print(f"claims: error: {exc}", file=sys.stderr)
         return 1
     if args.check:
-        stale = [p.name for p, text in pages.items()
+        stale = [_shown(p) for p, text in pages.items()
                  if not p.exists() or p.read_text() != text]
         for name in stale:
             print(f"claims: {name} is out of date; run python reproduce/claims.py",
@@ -455,8 +542,9 @@ def main(argv=None) -> int:
         print(f"claims: {len(claims)} claims, {len(drift)} drifted, {pages_state}")
         return 0 if ok else 1
     for path, text in pages.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    print(f"claims: wrote {', '.join(p.name for p in pages)} ({len(claims)} claims, "
+    print(f"claims: wrote {', '.join(_shown(p) for p in pages)} ({len(claims)} claims, "
           f"{len(drift)} drifted)")
     return 1 if drift or bad else 0
 

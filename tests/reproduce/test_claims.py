@@ -13,6 +13,10 @@ import pytest
 
 from reproduce import claims as C
 
+#: the repository's first commit, a commit every checkout has
+ROOT_COMMIT = C.subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=C.ROOT,
+                               capture_output=True, text=True).stdout.split()[-1][:10]
+
 
 def test_committed_ledger_is_valid():
     claims = C.load_ledger()
@@ -116,6 +120,8 @@ def _claim(evidence, check="json:fake#k", verdict="confirmed"):
              "evidence": evidence}
     if check.startswith("json:"):
         claim["rule_test"] = "tests/reproduce/test_fake.py::test_rule"
+        claim["rule_history"] = [{"commit": ROOT_COMMIT, "data_seen": False,
+                                  "change": "rule first stated"}]
     return claim
 
 
@@ -148,10 +154,21 @@ def test_non_json_evidence_is_shown_as_written():
         ["count grammar: '1 seeds'"]
 
 
+def _toml(v):
+    """A value as TOML writes it (inline tables for the entries of a list)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return json.dumps(v)
+
+
 def _write_ledger(tmp_path, claims, monkeypatch=None):
     rows = []
     for c in claims:
-        rows.append("[[claim]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in c.items()))
+        rows.append("[[claim]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in c.items()))
     path = tmp_path / "claims.toml"
     path.write_text("\n".join(rows))
     if monkeypatch is not None:   # main() reads the ledger through load_ledger's default path
@@ -187,12 +204,13 @@ def test_recorded_and_inconclusive_verdicts(tmp_path):
     derived = {c["id"]: {"verdict": "recorded"} if c["verdict"] == "recorded"
                else {"verdict": "inconclusive", "worst": 1.05} for c in loaded}
     assert C.derive_all(loaded[:1], skip_pytest=True) == {"x": {"verdict": "recorded"}}
-    text = C.render(loaded, derived)
-    assert "2 claims: 1 inconclusive, 1 recorded." in text
-    summary, evidence = text.split("## Evidence, claim by claim")
-    assert "| [y](#claim-y): s |  | worst 1.05 | **inconclusive** |" in summary
-    assert summary.index("## Experiments") < summary.index("[x]") < \
-        summary.index("## Theory") < summary.index("[y]")
+    pages = C.render_pages(loaded, derived)
+    assert "2 claims: 1 inconclusive, 1 recorded." in pages["CLAIMS.md"]
+    assert set(pages) == {"CLAIMS.md", C.AREA_PAGES["experiments"], C.AREA_PAGES["theory"]}
+    theory = pages[C.AREA_PAGES["theory"]]
+    lines, evidence = theory.split("## Evidence, claim by claim")
+    assert "- **inconclusive**: s -- ours: worst 1.05 ([y](#claim-y))" in lines
+    assert "[x]" not in theory and "[x](#claim-x)" in pages[C.AREA_PAGES["experiments"]]
     assert '<a id="claim-y"></a>' in evidence and "**Verdict: inconclusive.**" in evidence
 
 
@@ -204,17 +222,19 @@ def test_schema_requires_a_group_and_a_short_claim(tmp_path):
         C.load_ledger(_write_ledger(tmp_path, [dict(claim, short="x" * (C.SHORT_MAX + 1))]))
 
 
-def test_summary_lists_every_claim_once_and_the_legend_exactly_the_words_in_use():
-    """On the committed ledger and CLAIMS.md: one summary line per entry, in its group; the
-    legend's words are the verdicts in use, each with its meaning; every anchor resolves."""
+def test_area_pages_list_every_claim_once_and_the_legend_exactly_the_words_in_use():
+    """On the committed ledger and pages: each claim's line once on its area's page, its
+    evidence section there once; the summary's legend is the verdicts in use, each with its
+    meaning; every anchor resolves."""
     import re
 
-    from reproduce.claims_render import VERDICT_MEANING, anchor
+    from reproduce.claims_render import AREA_PAGES, VERDICT_MEANING, anchor
     claims = C.load_ledger()
-    text = C.CLAIMS_MD.read_text()
-    summary, evidence = text.split("## Evidence, claim by claim")
+    summary = C.CLAIMS_MD.read_text()
     for c in claims:
-        assert summary.count(f"[{c['id']}](#{anchor(c['id'])})") == 1, c["id"]
+        page = (C.ROOT / AREA_PAGES[c["group"]]).read_text()
+        lines, evidence = page.split("## Evidence, claim by claim")
+        assert lines.count(f"[{c['id']}](#{anchor(c['id'])})") == 1, c["id"]
         assert evidence.count(f'<a id="{anchor(c["id"])}"></a>') == 1, c["id"]
     legend = re.findall(r"^\| \*\*([a-z-]+)\*\* \| (.+) \|$", summary, re.M)
     assert [w for w, _ in legend] == [v for v in C.VERDICTS if v in {c["verdict"] for c in claims}]
@@ -237,7 +257,7 @@ def test_variants_are_linked_but_never_change_a_verdict(tmp_path):
     loaded = C.load_ledger(_write_ledger(tmp_path, [main, early]))
     derived = {"x": {"verdict": "refuted", "worst": 1.2},
                "early": {"verdict": "confirmed", "worst": 1.0}}
-    text = C.render(loaded, derived)
+    text = C.render_pages(loaded, derived)[C.AREA_PAGES["experiments"]]
     assert "**Verdict: refuted.**" in text and "[early](#claim-early)" in text
     assert not hasattr(C, "apply_variants")
     base = ('[[claim]]\nid="a"\nwhere="w"\ngroup="theory"\nshort="s"\nstatement="s"\n'
@@ -279,8 +299,8 @@ def test_a_shared_unit_cache_compares_each_result_with_its_own_checkpoint(tmp_pa
 
 def test_results_page_shows_every_figure_with_the_claims_it_decides():
     """RESULTS.md: a section per figure of the paper, its PNG embedded where generated, and
-    every JSON-decided claim under the figure whose JSON decides it, linked to CLAIMS.md."""
-    from reproduce.claims_render import FIGURES, anchor
+    every JSON-decided claim under the figure whose JSON decides it, linked to its evidence."""
+    from reproduce.claims_render import FIGURES, claim_href
     text = (C.ROOT / "RESULTS.md").read_text()
     sections = text.split("\n## ")
     for name, where, _ in FIGURES:
@@ -292,21 +312,21 @@ def test_results_page_shows_every_figure_with_the_claims_it_decides():
             name = c["check"][len("json:"):].split("#")[0]
             where = next(w for n, w, _ in FIGURES if n == name)
             body = next(s for s in sections if s.startswith(where + "\n"))
-            assert f"(CLAIMS.md#{anchor(c['id'])})" in body, c["id"]
+            assert f"({claim_href(c)})" in body, c["id"]
 
 
 def test_changes_since_lists_every_changed_verdict_from_the_rendered_summaries():
     import reproduce.claims as C
     claims = C.load_ledger()
-    text = (C.ROOT / "CLAIMS.md").read_text()
+    text = "".join((C.ROOT / page).read_text() for page in C.AREA_PAGES.values())
     rows = C.summary_rows(text)
     assert set(rows) == {c["id"] for c in claims}
     assert C.changes(text, text) == C.changes("", "")[:2]
     first = claims[0]["id"]
     word = rows[first][1]
     other = "refuted" if word != "refuted" else "confirmed"
-    edited = "\n".join(line.replace(f"| **{word}** |", f"| **{other}** |")
-                        if line.startswith(f"| [{first}](") else line
+    edited = "\n".join(line.replace(f"- **{word}**:", f"- **{other}**:")
+                        if f"([{first}](#" in line else line
                         for line in text.splitlines())
     got = C.changes(text, edited)
     assert len(got) == 3 and got[2].startswith(f"| {first} | **{word}**")
@@ -364,3 +384,151 @@ def test_the_forced_entries_are_recorded():
     assert {"g2s-25k-runs-on-cpu", "shared-hyperparameters", "baseline-s2v-depth-choice",
             "list-heuristic-definition"} <= set(conformance)
     assert all(claims[cid]["verdict"] == "recorded" for cid in conformance)
+
+
+# ---------------------------------------------------------------- rule history
+
+def test_rule_history_is_required_for_json_checks_and_names_real_commits(tmp_path):
+    """A claim decided by a rule from committed data lists every revision of that rule with
+    the commit and whether its data had been seen; a commit the repository lacks, a missing
+    history, or a data_seen that is not a boolean is refused."""
+    claim = _claim("ratio {worst}")
+    del claim["rule_history"]
+    with pytest.raises(C.LedgerError, match="needs rule_history"):
+        C.load_ledger(_write_ledger(tmp_path, [claim]))
+    for bad, match in ((dict(commit="0123456789", data_seen=False, change="x"), "not a commit"),
+                       (dict(commit="eea8444", data_seen="yes", change="x"), "true or false"),
+                       (dict(commit="HEAD", data_seen=True, change="x"), "7 to 40 hex"),
+                       (dict(commit="eea8444", data_seen=True, change=" "), "what changed"),
+                       (dict(commit="eea8444", data_seen=True), "exactly")):
+        with pytest.raises(C.LedgerError, match=match):
+            C.load_ledger(_write_ledger(tmp_path, [dict(claim, rule_history=[bad])]))
+    ok = dict(claim, rule_history=[dict(commit="eea8444", data_seen=True, change="x")])
+    assert C.load_ledger(_write_ledger(tmp_path, [ok]))[0]["rule_history"][0]["data_seen"]
+
+
+def test_every_checked_claim_has_its_rule_history():
+    """On the committed ledger: every claim with a check lists its rule's revisions; every
+    commit named exists (load_ledger verifies); intro-25k discloses that eea8444 dropped the
+    sparse-bipartite cell after that cell had refuted it."""
+    claims = {c["id"]: c for c in C.load_ledger()}
+    for cid, c in claims.items():
+        if c["check"]:
+            assert c.get("rule_history"), cid
+    late = {r["commit"]: r for r in claims["intro-25k"]["rule_history"] if r["data_seen"]}
+    assert any(k.startswith("eea8444") for k in late)
+    assert "eea8444" in claims["intro-25k"]["tolerance"]
+
+
+def test_a_rule_revised_after_its_data_says_so_on_every_page():
+    from reproduce.claims_render import claim_line
+    claim = dict(_claim("e"), rule_history=[
+        {"commit": "aaaaaaa", "data_seen": False, "change": "first"},
+        {"commit": "bbbbbbb", "data_seen": True, "change": "after"}])
+    line = claim_line(claim, {"verdict": "confirmed"})
+    assert "(rule revised after its data, last bbbbbbb)" in line and "aaaaaaa" not in line
+    page = C.render_pages([claim], {"x": {"verdict": "confirmed"}})[C.AREA_PAGES["experiments"]]
+    assert "- `bbbbbbb`, *after its data*: after" in page
+    assert "- `aaaaaaa`, before its data: first" in page
+
+
+# ---------------------------------------------------------------- what a reader sees
+
+def _page(path):
+    return (C.ROOT / path).read_text()
+
+
+def test_the_summary_reads_in_two_minutes():
+    """CLAIMS.md, the summary, stays under SUMMARY_MAX_WORDS words (about two minutes); every
+    claim's evidence lives on its area's page, which the summary links."""
+    from reproduce.claims_render import SUMMARY_MAX_WORDS, word_count
+    assert word_count("A **bold** [link](docs/x.md#a) | --- | x_v(t) 1,000 -- 1.10") == 6
+    summary = C.CLAIMS_MD.read_text()
+    assert word_count(summary) <= SUMMARY_MAX_WORDS
+    assert "Evidence, claim by claim" not in summary
+    for path in C.AREA_PAGES.values():
+        assert f"]({path})" in summary
+
+
+def test_standing_is_counted_from_the_ledger():
+    """How many experimental claims are confirmed is counted, never typed, and shown in the
+    README and the summary alike."""
+    from reproduce.claims_render import standing
+    made = [dict(_claim("e", check="", verdict=v), group=g) for g, v in (
+        ("experiments", "refuted"), ("experiments", "recorded"), ("theory", "confirmed"),
+        ("setup", "confirmed"), ("setup", "confirmed"))]
+    text = standing(made)
+    assert text.startswith("**None of the paper's 2 experimental claims is confirmed** "
+                           "(1 tested, 1 recorded")
+    assert "The 3 confirmed verdicts are theory (1) and setup, definitions and prior work (2)." \
+        in text
+    made[0]["verdict"] = "confirmed"
+    assert standing(made).startswith("**1 of the paper's 2 experimental claims is confirmed**")
+    claims = C.load_ledger()
+    assert standing(claims) in C.README.read_text() and standing(claims) in _page("CLAIMS.md")
+
+
+def test_readme_carries_the_verdict_legend():
+    from reproduce.claims_render import legend
+    readme = C.README.read_text()
+    for line in legend([c["verdict"] for c in C.load_ledger()]):
+        assert line in readme
+
+
+def _claim_lines(text):
+    """``id -> line`` of every claim line on a page, its link target dropped."""
+    import re
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^- (.*\(\[(?P<id>[^\]]+)\])\([^)]*#claim-[^)]*\)\)$", line)
+        if m:
+            out[m["id"]] = m[1]
+    return out
+
+
+def test_every_page_shows_a_claim_in_the_same_words():
+    """README, RESULTS.md, CLAIMS.md and the area pages render a claim's line by one
+    function: wherever two pages show a claim, they show the same text."""
+    pages = {p: _claim_lines(_page(p)) for p in ("README.md", "RESULTS.md", "CLAIMS.md",
+                                                *C.AREA_PAGES.values())}
+    every = {cid for lines in pages.values() for cid in lines}
+    assert set(C.README_FINDINGS) <= set(pages["README.md"]) & set(pages["CLAIMS.md"])
+    for cid in every:
+        shown = {p: lines[cid] for p, lines in pages.items() if cid in lines}
+        assert len(set(shown.values())) == 1, (cid, shown)
+
+
+def _evidence_sections(text):
+    import re
+    return {m["id"]: m["body"] for m in re.finditer(
+        r'<a id="claim-[^"]*"></a>\n### (?P<id>\S+)\n(?P<body>.*?)(?=\n<a id=|\Z)', text, re.S)}
+
+
+def test_a_summary_shows_no_number_its_evidence_lacks():
+    """Our value in a claim's line never says more than its evidence: every number in it is
+    one the claim's evidence section shows (a summary that reported a smaller shortfall than
+    its evidence's moved bar is caught)."""
+    import re
+    num = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?")
+
+    def values(text):
+        return {float(n.replace(",", "")) for n in num.findall(text)}
+    for path in C.AREA_PAGES.values():
+        text = _page(path)
+        lines, sections = _claim_lines(text), _evidence_sections(text)
+        for cid, line in lines.items():
+            ours = line.split(" -- ours: ", 1)[1] if " -- ours: " in line else ""
+            ours = re.sub(r" \(rule revised [^)]*after its data[^)]*\)", "", ours)
+            ours = ours.rsplit(" ([", 1)[0]
+            missing = values(ours) - values(sections[cid])
+            assert not missing, (cid, sorted(missing))
+
+
+def test_summaries_that_once_contradicted_their_evidence():
+    claims = {c["id"]: c for c in C.load_ledger()}
+    assert "{bars}" in claims["timed-program-yardstick"]["ours"]
+    ours = claims["d3-latching"]["ours"]
+    assert "G2S-RNN part {g2s_verdict}" in ours and "GCNN part {s2v_verdict}" in ours
+    from reproduce.claims_render import FIGURES
+    fig3 = next(what for name, _, what in FIGURES if name == "figure3")
+    assert "In general" in fig3 and "every test family" not in fig3
