@@ -74,8 +74,9 @@ def test_shipped_checkpoints_record_training_settings():
     epsilon 1.0 -> 0.05 over 10,000 iterations, and the paper's 100,000 iterations
     (PAPER_ITERATIONS_PROBLEMS), recorded in every shipped checkpoint."""
     from g2s.nn.checkpoints import read_meta, shipped
+    # the shipped recipe (the untrained null and the variants record their own settings)
     metas = [read_meta(p) for k, p in shipped().items()
-             if (k.encoder, k.trained_on) == ("g2s_rnn", "er15")]
+             if (k.encoder, k.trained_on, k.recipe) == ("g2s_rnn", "er15", "paper")]
     assert {m["train_config"]["problem"] for m in metas} == set(P.PROBLEMS)
     assert sum(m["train_config"]["problem"] == "mvc" for m in metas) >= 3
     for m in metas:
@@ -95,7 +96,7 @@ def test_shipped_weights_follow_the_keep_best_tie_rule():
     validation saturates early, and the first best would ship barely trained weights."""
     from g2s.nn.checkpoints import read_meta, shipped
     for k, path in shipped().items():
-        if (k.encoder, k.trained_on) != ("g2s_rnn", "er15"):
+        if (k.encoder, k.trained_on, k.recipe) != ("g2s_rnn", "er15", "paper"):
             continue
         m = read_meta(path)
         curve = m["validation_curve"]
@@ -114,6 +115,8 @@ def test_every_shipped_model_shares_the_paper_hyperparameters():
     from g2s.nn.checkpoints import read_meta, shipped
     seen = set()
     for k, path in shipped().items():
+        if k.recipe == "untrained":   # the learning null: zero iterations by definition
+            continue
         m = read_meta(path)
         t, c = m["train_config"], m["model_config"]
         seen.add(k.encoder)
