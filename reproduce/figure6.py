@@ -139,8 +139,8 @@ def _boost(result: dict) -> dict:
         return {"verdict": "pending", "why": "a model is missing"}
     got = pair_claim(inst, a, b, families=HARD)
     rest = pair_claim(inst, a, b, families=[f for f in FAMILIES if f not in HARD])
-    return dict(got, er_regular=f"{rest['k_of_n']} pairs ({rest.get('fraction_interval')}); "
-                                f"{rest['verdict']}")
+    return dict(got, er_regular=f"{rest['k_of_n']} seeds ({rest.get('fraction_interval')}; "
+                                f"pairs {rest.get('pairs_k_of_n')}); {rest['verdict']}")
 
 
 def derive_verdicts(result: dict) -> dict:

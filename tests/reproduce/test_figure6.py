@@ -72,10 +72,12 @@ def test_above_one_percent_on_a_hard_family_refutes():
 
 
 def test_a_size_the_trivial_solver_meets_does_not_count():
-    # the planted model misses 1.01 on bipartite graphs, where the trivial solver meets it
+    # the planted model misses 1.01 on bipartite graphs, where the trivial solver meets it:
+    # those sizes cannot make a seed hold, but the failure there still counts
     v = derive_verdicts(_result(planted={"bipartite": 1.02}, sizes=(25, 3200),
                                 trivial={"bipartite": 1.0}))["fig6-adversarial"]
-    assert v["verdict"] == "confirmed" and v["informative"].startswith("2 of 4 points")
+    assert v["verdict"] == "refuted" and v["informative"].startswith("2 of 4 points")
+    assert "bipartite" in v["per_seed"]
     both = _result(sizes=(25, 3200), trivial={"bipartite": 1.0, "greedy_worst": 1.0})
     assert derive_verdicts(both)["fig6-adversarial"]["verdict"] == "uninformative"
 
@@ -90,11 +92,11 @@ def test_no_planted_model_is_pending():
 
 def test_intro_adversarial_rule():
     v = derive_verdicts(_result())["intro-adversarial"]
-    assert v["verdict"] == "confirmed" and v["k_of_n"] == "100 of 100"
-    assert v["seeds"] == "10 x 10"
+    assert v["verdict"] == "confirmed" and v["k_of_n"] == "10 of 10"
+    assert v["seeds"] == "10 x 10" and v["pairs_k_of_n"] == "100 of 100"
     # the rule reads the hard families only; ER and regular are evidence beside it
     v = derive_verdicts(_result(planted={"er": 1.2}))["intro-adversarial"]
-    assert v["verdict"] == "confirmed" and v["er_regular"].startswith("0 of 100 pairs")
+    assert v["verdict"] == "confirmed" and v["er_regular"].startswith("0 of 10 seeds")
     # worse on a hard family: every pair fails
     v = derive_verdicts(_result(planted={"bipartite": 1.2}))["intro-adversarial"]
     assert v["verdict"] == "refuted" and v["k_of_n"] == "0 of 100"
