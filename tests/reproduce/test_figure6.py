@@ -99,7 +99,7 @@ def test_intro_adversarial_rule():
     assert v["verdict"] == "confirmed" and v["er_regular"].startswith("0 of 10 seeds")
     # worse on a hard family: every pair fails
     v = derive_verdicts(_result(planted={"bipartite": 1.2}))["intro-adversarial"]
-    assert v["verdict"] == "refuted" and v["k_of_n"] == "0 of 100"
+    assert v["verdict"] == "refuted" and v["k_of_n"] == "0 of 10"
     # equal everywhere: no pair is better or worse beyond the noise
     v = derive_verdicts(_result(planted={f: 1.05 for f in FAMILIES}))["intro-adversarial"]
     assert v["verdict"] == "undecided" and v["undecided"] == 100
