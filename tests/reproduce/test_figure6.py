@@ -102,10 +102,11 @@ def test_intro_adversarial_rule():
     assert v["verdict"] == "refuted" and v["k_of_n"] == "0 of 10"
     # equal everywhere: no pair is better or worse beyond the noise
     v = derive_verdicts(_result(planted={f: 1.05 for f in FAMILIES}))["intro-adversarial"]
-    assert v["verdict"] == "undecided" and v["undecided"] == 100
+    assert v["verdict"] == "undecided" and v["undecided"] == 10
     # one planted seed decides nothing
     v = derive_verdicts(_result(planted_seeds=1))["intro-adversarial"]
-    assert v["verdict"] == "undecided" and v["k_of_n"] == "10 of 10"
+    assert v["verdict"] == "undecided" and v["k_of_n"] == "1 of 1"
+    assert v["reachable"] == "cannot be decided with 1 seed"
 
 
 def test_both_models_good_on_er_and_regular():

@@ -391,7 +391,8 @@ def reachable_text(verdict: Mapping) -> str:
     """What an undecided verdict could still become, as evidence shows it: the words step 2
     gives when the undecided seeds resolve, or that the seeds can never decide."""
     if not verdict.get("decidable", True):
-        return f"cannot be decided with {verdict.get('trials')} seeds"
+        m = verdict.get("trials")
+        return f"cannot be decided with {m} seed{'s' * (m != 1)}"
     words = [w for w in verdict.get("reachable", ()) if w != verdict["verdict"]]
     if verdict["verdict"] != "undecided":
         return "decided"
