@@ -27,9 +27,9 @@ from reproduce.harness.verdicts.seeds import (
     seeds_verdict,
 )
 
-__all__ = ["collapse_verdict", "alignment_verdict", "connectivity_verdict", "depth_verdict",
-           "convergence_verdict", "latching_verdict", "semantics_verdict", "integers_verdict",
-           "derive_verdicts"]
+__all__ = ["RULES", "collapse_verdict", "alignment_verdict", "connectivity_verdict",
+           "depth_verdict", "convergence_verdict", "latching_verdict", "semantics_verdict",
+           "integers_verdict", "derive_verdicts"]
 
 #: layers 5..10 of D.3 (1)'s rule, as a slice of a per-layer list
 COLLAPSE = slice(S.D3_COLLAPSE_LAYERS[0] - 1, S.D3_COLLAPSE_LAYERS[1])
@@ -382,13 +382,17 @@ def convergence_verdict(result: dict) -> dict:
         per_seed="; ".join(notes),
         tail_range=", ".join(f"{f} {v:.3f}" for f, v in spread.items()))
 
+#: each Appendix D.3 claim's rule (a function of the JSON alone)
+RULES = {"d3-dimension-collapse": collapse_verdict,
+         "d3-pca-alignment": alignment_verdict,
+         "d3-pca-connectivity": connectivity_verdict,
+         "d3-optimal-depth": depth_verdict,
+         "d3-no-convergence": convergence_verdict,
+         "d3-latching": latching_verdict,
+         "d3-q-semantics": semantics_verdict,
+         "d3-q-integers": integers_verdict}
+
+
 def derive_verdicts(result: dict) -> dict:
     """Verdicts of the Appendix D.3 claims, from the JSON alone (rules in each helper)."""
-    return {"d3-dimension-collapse": collapse_verdict(result),
-            "d3-pca-alignment": alignment_verdict(result),
-            "d3-pca-connectivity": connectivity_verdict(result),
-            "d3-optimal-depth": depth_verdict(result),
-            "d3-no-convergence": convergence_verdict(result),
-            "d3-latching": latching_verdict(result),
-            "d3-q-semantics": semantics_verdict(result),
-            "d3-q-integers": integers_verdict(result)}
+    return {claim: rule_of(result) for claim, rule_of in RULES.items()}
