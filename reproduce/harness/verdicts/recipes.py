@@ -201,7 +201,8 @@ def null_claim(instances, trained: str = ENCODER, null: str = model_name(UNTRAIN
     if not diffs:
         return {"verdict": "pending", "k_of_n": "0 of 0", "per_seed": "none",
                 "why": "no seed with both a trained and an untrained run",
-                "fraction_interval": "none", "reachable": "none"}
+                "fraction_interval": "none", "reachable": "none", "graphs": 0, "fails": 0,
+                "undecided": 0}
     decisions, notes = {}, []
     graphs = max(len(v) for v in diffs.values())
     for s in sorted(diffs):
