@@ -56,10 +56,15 @@ def test_stored_bounds_are_not_beaten_by_heuristics(path):
 
 @pytest.fixture
 def scratch(tmp_path):
-    """A copy of one small stored certificate file in a temporary folder."""
+    """A copy of one stored certificate file in a temporary folder, cut to its graphs of up to
+    50 vertices (the edits below are to ``25/0``; every stored entry is verified by
+    :func:`test_every_stored_certificate_verifies`)."""
     src = cert.certificate_path("mvc", "er")
     if src.exists():
-        shutil.copy(src, tmp_path / src.name)
+        doc = json.loads(src.read_text())
+        doc["instances"] = {k: e for k, e in doc["instances"].items()
+                            if int(k.split("/")[0]) <= 50}
+        (tmp_path / src.name).write_text(json.dumps(doc))
     return tmp_path
 
 

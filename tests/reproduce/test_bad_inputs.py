@@ -121,6 +121,20 @@ def figures_copy(tmp_path, monkeypatch):
     return claims, dest
 
 
+@pytest.fixture(scope="module")
+def clean_verdict():
+    """``derive_json(check)`` on the committed figures, derived once per check in this module
+    (every copy of ``figures_copy`` is the same files) instead of once per edit."""
+    import reproduce.claims as claims
+    seen = {}
+
+    def verdict(check):
+        if check not in seen:
+            seen[check] = claims.derive_json(check, {})["verdict"]
+        return seen[check]
+    return verdict
+
+
 def _edit(path: Path, change) -> None:
     d = json.loads(path.read_text())
     change(d)
@@ -135,10 +149,10 @@ def _edit(path: Path, change) -> None:
     lambda d: d["instances"][0]["reference"].update(
         objective=d["instances"][0]["reference"]["objective"] + 1),
 ], ids=["raw-objective", "non-worst-mean", "reference"])
-def test_claims_check_catches_edits_that_flip_no_verdict(figures_copy, change):
+def test_claims_check_catches_edits_that_flip_no_verdict(figures_copy, clean_verdict, change):
     claims, dest = figures_copy
     check = "json:figure3#fig3-g2s-within-10pct"
-    assert claims.derive_json(check, {})["verdict"] != "drift"
+    assert clean_verdict(check) != "drift"
     _edit(dest / "figure3.json", change)
     got = claims.derive_json(check, {})
     assert got["verdict"] == "drift" and "figure3.json" in got["why"]
@@ -199,11 +213,11 @@ def _flip(flags: list, i: int) -> None:
         "figure2-raw-objective", "figure4-raw-objective", "figure6-raw-objective",
         "timed-program-objective", "figure5-survey-count", "figure5-grid", "d3-zeros-case",
         "d3-depth-case", "d3-latched-case", "d3-rho-case", "d3-pooled-ratio"])
-def test_claims_check_catches_raw_edits_in_other_json_shapes(figures_copy, name, check,
-                                                              change):
+def test_claims_check_catches_raw_edits_in_other_json_shapes(figures_copy, clean_verdict, name,
+                                                              check, change):
     """Before: these edits passed claims.py --check with 0 drifted (no 'points' to re-derive)."""
     claims, dest = figures_copy
-    assert claims.derive_json(check, {})["verdict"] != "drift"
+    assert clean_verdict(check) != "drift"
     _edit(dest / f"{name}.json", change)
     got = claims.derive_json(check, {})
     assert got["verdict"] == "drift" and f"{name}.json" in got["why"], got
