@@ -66,7 +66,9 @@ def _without_provenance(path: Path) -> dict:
 
 
 @pytest.mark.parametrize("content", [os.urandom(64), b"[]", b"null", b'{"value": 3}',
-                                     b'{"key": {}, "value": 1, "sha256": "0"}'])
+                                     b'{"key": {}, "value": 1, "sha256": "0"}'],
+                         # fixed ids: every test process must collect the same names
+                         ids=["random-bytes", "list", "null", "no-key", "bad-checksum"])
 def test_corrupt_cache_entries_are_recomputed_with_a_warning(tmp_path, content):
     rc, _, err = script("figure5", "--profile", "smoke", "--out", tmp_path)
     assert rc == 0, err
