@@ -49,7 +49,7 @@ from reproduce.harness.grid import (
 )
 from reproduce.harness.grid import summarise as grid_summarise
 from reproduce.harness.plots import interval_bars, null_curve, ratio_panel, recipe_curves
-from reproduce.harness.verdicts.recipes import null_claim, with_recipes
+from reproduce.harness.verdicts.recipes import null_claim, null_parts, with_recipes
 from reproduce.harness.verdicts.seeds import combined_verdict, seed_claim
 
 NAME = "figure2"
@@ -172,12 +172,9 @@ def null_verdict(result: dict) -> dict:
     """"Training beats the untrained model" on each panel (its own trained model against its
     untrained initialisations, :func:`reproduce.harness.verdicts.recipes.null_claim`), the two
     combined as every multi-part claim."""
-    got = {f: null_claim(result.get("instances", {}).get(f, [])) for f in FAMILIES}
-    kinds = [g["verdict"] for g in got.values()]
-    kind = "pending" if "pending" in kinds else combined_verdict(kinds)
-    return verdict(kind, profile=result["profile"], **{
-        f"{f}_{k}": g.get(k) for f, g in got.items()
-        for k in ("verdict", "k_of_n", "fraction_interval", "per_seed", "reachable")})
+    kind, parts = null_parts({f: null_claim(result.get("instances", {}).get(f, []))
+                              for f in FAMILIES})
+    return verdict(kind, profile=result["profile"], **parts)
 
 
 def shipped_verdicts(result: dict) -> dict:

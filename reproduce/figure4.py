@@ -36,9 +36,8 @@ from reproduce.harness.grid import (
     summarise,
 )
 from reproduce.harness.plots import interval_bars, null_curve, ratio_panel, recipe_curves
-from reproduce.harness.verdicts.recipes import null_claim, with_recipes
+from reproduce.harness.verdicts.recipes import null_claim, null_parts, with_recipes
 from reproduce.harness.verdicts.seeds import (
-    combined_verdict,
     pair_claims,
     seed_claim,
     versus_fixed_claim,
@@ -128,12 +127,8 @@ def null_verdict(result: dict) -> dict:
     :func:`reproduce.harness.verdicts.recipes.null_claim` (each trained seed against its own
     initialisation over every graph of the problem both ran), the two combined as every
     multi-part claim (:func:`~reproduce.harness.verdicts.seeds.combined_verdict`)."""
-    got = {p: null_claim(result["instances"][p]) for p in ("maxcut", "mis")}
-    kinds = [g["verdict"] for g in got.values()]
-    kind = "pending" if "pending" in kinds else combined_verdict(kinds)
-    return verdict(kind, profile=result["profile"], **{
-        f"{p}_{k}": g.get(k) for p, g in got.items()
-        for k in ("verdict", "k_of_n", "fraction_interval", "per_seed", "reachable")})
+    kind, parts = null_parts({p: null_claim(result["instances"][p]) for p in ("maxcut", "mis")})
+    return verdict(kind, profile=result["profile"], **parts)
 
 
 def shipped_verdicts(result: dict) -> dict:

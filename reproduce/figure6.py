@@ -32,7 +32,7 @@ from reproduce.common import Run, verdict
 from reproduce.harness import grid
 from reproduce.harness import settings as S
 from reproduce.harness.plots import interval_bars, null_curve, ratio_panel, recipe_curves
-from reproduce.harness.verdicts.recipes import null_claim, with_recipes
+from reproduce.harness.verdicts.recipes import null_claim, null_parts, with_recipes
 from reproduce.harness.verdicts.seeds import combined_verdict, pair_claim, seed_claim
 
 NAME = "figure6"
@@ -159,12 +159,9 @@ def null_verdict(result: dict) -> dict:
     (:func:`reproduce.harness.verdicts.recipes.null_claim`), the two combined as every
     multi-part claim."""
     inst = result.get("instances", [])
-    got = {c: null_claim(inst, trained=c) for c in MODELS}
-    kinds = [g["verdict"] for g in got.values()]
-    kind = "pending" if "pending" in kinds else combined_verdict(kinds)
-    return verdict(kind, profile=result["profile"], **{
-        f"{'er' if c == 'g2s_rnn' else c}_{k}": g.get(k) for c, g in got.items()
-        for k in ("verdict", "k_of_n", "fraction_interval", "per_seed", "reachable")})
+    kind, parts = null_parts({"er" if c == "g2s_rnn" else c: null_claim(inst, trained=c)
+                              for c in MODELS})
+    return verdict(kind, profile=result["profile"], **parts)
 
 
 def shipped_verdicts(result: dict) -> dict:

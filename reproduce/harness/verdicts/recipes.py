@@ -41,13 +41,14 @@ from collections.abc import Callable, Iterable, Mapping
 from g2s.rl.recipes import PAPER, PAPER_READINGS, RECIPES, UNTRAINED
 from reproduce.harness.verdicts.records import seed_label
 from reproduce.harness.verdicts.seeds import (
+    combined_verdict,
     reachable_text,
     seed_decision,
     seeds_verdict,
 )
 
 __all__ = ["ENCODER", "model_name", "recipe_view", "recipes_in", "with_recipes", "null_claim",
-           "robustness"]
+           "null_parts", "robustness"]
 
 ENCODER = "g2s_rnn"
 _KEY = re.compile(rf"^{ENCODER}(?:_(?!s\d+$)(?P<recipe>[a-z][a-z0-9]*?))?(?:_s(?P<seed>\d+))?$")
@@ -222,3 +223,18 @@ def null_claim(instances, trained: str = ENCODER, null: str = model_name(UNTRAIN
                reachable=reachable_text(out), graphs=graphs)
     del out["seeds"]
     return out
+
+
+#: the fields of each part's learning-null verdict a multi-part claim's evidence shows
+NULL_PART_FIELDS = ("verdict", "k_of_n", "fraction_interval", "per_seed", "reachable")
+
+
+def null_parts(parts: Mapping[str, Mapping]) -> tuple[str, dict]:
+    """Several parts' :func:`null_claim` verdicts (``parts[label]``: a panel, a problem, a
+    model) read as one claim: ``pending`` while a part is, else
+    :func:`~reproduce.harness.verdicts.seeds.combined_verdict`; and each part's
+    :data:`NULL_PART_FIELDS` as ``{label}_{field}`` for the evidence."""
+    kinds = [g["verdict"] for g in parts.values()]
+    kind = "pending" if "pending" in kinds else combined_verdict(kinds)
+    return kind, {f"{label}_{k}": g.get(k) for label, g in parts.items()
+                  for k in NULL_PART_FIELDS}
