@@ -149,6 +149,9 @@ def test_one_graph_per_panel_end_to_end(tmp_path, monkeypatch):
         assert out["points"][f]["greedy"]["25"]["count"] == 1
         present = {f"{b}_s{s}" for b, ss in out["baseline_seeds"][f].items() for s in ss}
         present |= {f"g2s_rnn_s{s}" for s in out["g2s_seeds"][f]}
+        # the other recipes' seeds (the untrained null among them), under their model names
+        present |= {f"{m}_s{s}" for m, ss in out["seeds"][f].items() if m != "g2s_rnn"
+                    for s in ss}
         expected = figure2.checkpoint_paths(f)
         assert present | {m for m, p in expected.items()
                           if p.name in out["missing_checkpoints"]} == set(expected)
