@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import os
 import sys
 import time
@@ -123,8 +124,9 @@ def chils_independent_set(G: nx.Graph, time_limit: float, seed: int = 0) -> set:
         solver.add_vertex(1)
     for u, v in G.edges():
         solver.add_edge(idx[u], idx[v])
-    # the wrapper prints to stdout on Ctrl-C; stdout may carry a command's JSON
-    with contextlib.redirect_stdout(sys.stderr):
+    # the wrapper prints two lines of its own on Ctrl-C (then re-raises it): stdout may carry
+    # a command's JSON and stderr gets the command's one line, so they go nowhere
+    with contextlib.redirect_stdout(io.StringIO()):
         solver.run_full(float(max(time_limit, 0.01)), CHILS_SOLUTIONS, int(seed))
     S = {nodes[i] for i in range(len(nodes)) if solver.get_solution_vertex_configuration(i)}
     return S

@@ -226,7 +226,8 @@ def verify_certificate(problem: str, family: str, key: str, entry: dict,
         if lo > k_hi or hi < k_lo:
             raise CertificateError(f"{where}: [{lo}, {hi}] contradicts OPT in [{k_lo}, {k_hi}]")
     if heuristic:
-        _refute_bound(problem, G, res, where, exact_known=any(a == b for a, b in known))
+        _refute_bound(problem, E.to_networkx() if G is None else G, res, where,
+                      exact_known=any(a == b for a, b in known))
     return res
 
 

@@ -238,7 +238,7 @@ def test_huge_dimacs_vertex_count_is_refused_before_allocating(tmp_path):
     (["train", "--validate-every", "0", "--out", "x.pt"], "--validate-every"),
     (["train", "--checkpoint-every", "0", "--out", "x.pt"], "--checkpoint-every"),
     (["train", "--checkpoint-seconds", "-5", "--out", "x.pt"], "--checkpoint-seconds"),
-    (["train", "--iterations", "0", "--out", "x.pt"], "--iterations"),
+    (["train", "--iterations", "-1", "--out", "x.pt"], "--iterations"),  # 0: the untrained null
     (["train", "--keep-best", "maybe", "--out", "x.pt"], "--keep-best"),
     (["train", "--lr", "nan", "--out", "x.pt"], "--lr"),
     (["train", "--eps-start", "2", "--out", "x.pt"], "--eps-start"),

@@ -13,7 +13,8 @@ Invariants, one test each:
 * the MVC heuristic hint includes the complement of the min-degree greedy independent set;
 * the reference never returns less than its best known solution and names who found it;
 * a certificate beaten by a method is updated (never silently kept), together with its
-  complementary entry; a solution that beats a proven bound is an error.
+  complementary entry; a solution that beats a proven bound is an error;
+* Ctrl-C during CHILS leaves no line of the wrapper's own on stdout or stderr.
 """
 
 from __future__ import annotations
@@ -235,3 +236,21 @@ def test_annealing_plan_fits_the_budget_from_the_edge_count():
     G = nx.gnp_random_graph(300, 0.2, seed=1)
     S = BK.annealed_cut(G, 0.05, seed=0)
     assert 2 * objective("maxcut", G, S) >= G.number_of_edges()
+
+
+def test_ctrl_c_during_chils_prints_nothing_of_its_own(capfd):
+    """The CHILS wrapper answers Ctrl-C with two lines of its own before re-raising; a command
+    prints one line for an interrupt, so the wrapper's lines must reach neither stream."""
+    pytest.importorskip("chils")
+    import _thread
+    import threading
+    G = nx.gnp_random_graph(3000, 0.01, seed=1)
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            BK.chils_independent_set(G, time_limit=60.0, seed=0)
+    finally:
+        timer.cancel()
+    out, err = capfd.readouterr()
+    assert out == "" and err == "", (out, err)

@@ -81,7 +81,10 @@ def test_checkpoint_loads_weights_only_and_solves(name):
     for key in ("model_config", "train_config", "iterations", "seed", "validation_curve",
                 "training_time_s"):
         assert key in meta
-    assert meta["iterations"] == meta["validation_curve"][-1]["iteration"]
+    if meta.get("recipe") == "untrained":   # the learning null: initial weights, never trained
+        assert meta["iterations"] == 0 and meta["validation_curve"] == []
+    else:
+        assert meta["iterations"] == meta["validation_curve"][-1]["iteration"]
     problem = meta["train_config"]["problem"]
     model, _ = load_checkpoint(path)
     for family, n in [("er", 50), ("bipartite", 30)]:

@@ -50,14 +50,59 @@ def test_train_all_workers_are_capped_at_the_cpus():
     assert len(lines) == 1 and f"--workers 9999 is more than the {available_cpus()}" in lines[0]
 
 
-def _workers_started(proc: subprocess.Popen, count: int, timeout: float = 120.0) -> list:
+def _children() -> dict[int, list[int]]:
+    """Every process's children, read from ``/proc`` (Linux; no third-party process library)."""
+    tree: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:                        # the process ended while we read
+            continue
+        ppid = int(text[text.rindex(")") + 2:].split()[1])
+        tree.setdefault(ppid, []).append(int(stat.parent.name))
+    return tree
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _running(pid: int) -> bool:
+    """``pid`` exists and is not a zombie waiting for its parent."""
+    try:
+        text = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return text[text.rindex(")") + 2] != "Z"
+
+
+def _descendants(pid: int) -> list[int]:
+    tree, out, todo = _children(), [], [pid]
+    while todo:
+        kids = tree.get(todo.pop(), [])
+        out += kids
+        todo += kids
+    return out
+
+
+def _wait_gone(pids: list[int], timeout: float) -> list[str]:
+    """The command lines of those of ``pids`` still running after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(_running(p) for p in pids):
+        time.sleep(0.2)
+    return [_cmdline(p) for p in pids if _running(p)]
+
+
+def _workers_started(proc: subprocess.Popen, count: int, timeout: float = 120.0) -> list[int]:
     """The pool workers (and resource tracker) of ``proc`` once ``count`` workers run."""
-    import psutil
-    parent, deadline = psutil.Process(proc.pid), time.monotonic() + timeout
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert proc.poll() is None, proc.stderr.read().decode()
-        kids = parent.children(recursive=True)
-        if sum("spawn_main" in " ".join(k.cmdline()) for k in kids) >= count:
+        kids = _descendants(proc.pid)
+        if sum("spawn_main" in _cmdline(k) for k in kids) >= count:
             return kids
         time.sleep(0.2)
     raise AssertionError(f"no {count} workers within {timeout} s")
@@ -72,7 +117,6 @@ def _workers_started(proc: subprocess.Popen, count: int, timeout: float = 120.0)
 ])
 def test_a_signal_ends_the_script_and_every_process_it_started(tmp_path, name, args, sig):
     """SIGTERM to the script alone, SIGINT to its process group (Ctrl-C at a terminal)."""
-    import psutil
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, _script(name), *args, "--workers", "2",
                              "--out", str(out)], stdout=subprocess.PIPE,
@@ -90,8 +134,8 @@ def test_a_signal_ends_the_script_and_every_process_it_started(tmp_path, name, a
         last = err.strip().splitlines()[-1]
         assert last.startswith(f"reproduce/{name}.py: interrupted by {signal.Signals(sig).name}")
         assert sum("interrupted" in line for line in err.splitlines()) == 1, err
-        _, alive = psutil.wait_procs(kids, timeout=15)
-        assert not alive, [k.cmdline() for k in alive]
+        alive = _wait_gone(kids, timeout=15)
+        assert not alive, alive
         assert not (out / f"{name}.json").exists()
     finally:
         if proc.poll() is None:
@@ -107,7 +151,6 @@ def test_all_py_interrupted_during_a_step_is_one_line_each_and_exit_128_plus_sig
     long before it could write anything."""
     import hashlib
 
-    import psutil
     committed = ROOT / "paper_figures" / "theorem1.json"
     before = hashlib.sha256(committed.read_bytes()).hexdigest()
     proc = subprocess.Popen([sys.executable, _script("all"), "--only", "theorem1",
@@ -129,8 +172,8 @@ def test_all_py_interrupted_during_a_step_is_one_line_each_and_exit_128_plus_sig
                                                        f"by {name}"), err
         assert lines[1] == (f"reproduce/all.py: interrupted by {name} during theorem1; "
                             "continue with --from theorem1")
-        _, alive = psutil.wait_procs(kids, timeout=15)
-        assert not alive, [k.cmdline() for k in alive]
+        alive = _wait_gone(kids, timeout=15)
+        assert not alive, alive
         assert hashlib.sha256(committed.read_bytes()).hexdigest() == before
     finally:
         if proc.poll() is None:
