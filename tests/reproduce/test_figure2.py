@@ -85,6 +85,15 @@ def _scale(result):
     return derive_verdicts(result)["intro-scale-3200"]
 
 
+@pytest.fixture(autouse=True)
+def good_smaller_grid(monkeypatch):
+    """The scale claim reads the committed 25-400 grid beside the scale run: here a hand-made
+    one where every seed is good (a test replaces it to put a failure at a small size)."""
+    grid = _result(sizes=(25, 50))
+    monkeypatch.setattr(figure2, "smaller_grid", lambda: grid)
+    return grid
+
+
 def test_intro_scale_3200_is_decided_only_by_a_run_reaching_3200_vertices():
     """The scale profile's rule: G2S-RNN's seed claim on both types, at sizes up to 3,200;
     a run stopping below 3,200 leaves the claim not reproduced, whatever its ratios."""
@@ -100,19 +109,39 @@ def test_intro_scale_3200_is_decided_only_by_a_run_reaching_3200_vertices():
     assert _scale(_result(sizes=scale, baselines=base))["verdict"] == "confirmed"
 
 
-def test_intro_scale_3200_counts_only_sizes_the_trivial_cover_misses():
+def test_intro_scale_3200_counts_the_smaller_sizes_too(monkeypatch):
+    """A seed above the bar at 50 vertices does not scale to 3,200 even if it meets the bar
+    at 800-3,200: the scale run is decided with the committed 25-400 grid's sizes.  Without
+    that grid the claim is pending."""
+    scale = (800, 1600, 3200)
+    small = _result(sizes=(25, 50))
+    for rec in small["instances"]["bipartite"]:
+        if rec["n"] == 50:
+            for s in range(9):                       # nine of ten seeds fail at 50 vertices
+                rec["results"][f"g2s_rnn_s{s}"]["ratio"] = 1.2
+    monkeypatch.setattr(figure2, "smaller_grid", lambda: small)
+    v = _scale(_result(sizes=scale))
+    assert v["verdict"] == "refuted" and v["sizes"] == "25, 50, 800, 1600, 3200"
+    assert v["holding"] == "er 10 of 10 seeds hold; bipartite 1 of 10 seeds hold"
+    assert "s0 fails (bipartite@50" in v["g2s_bipartite"]
+    monkeypatch.setattr(figure2, "smaller_grid", lambda: None)
+    v = _scale(_result(sizes=scale))
+    assert v["verdict"] == "pending" and "figure2.json" in v["why"]
+
+
+def test_intro_scale_3200_counts_only_sizes_the_trivial_cover_misses(good_smaller_grid):
     """The trivial cover's mean ratio per size is in the evidence; a type where it meets the
     bar everywhere is uninformative, so G2S-RNN holding on the other type alone is the
     narrower statement (qualified), not confirmed."""
     scale = (800, 1600, 3200)
-    result = _result(sizes=scale)
+    result, small = _result(sizes=scale), good_smaller_grid
     assert _scale(result)["trivial"] == "er not run; bipartite not run"
     for f, level in (("er", 1.01), ("bipartite", 1.6)):
-        for rec in result["instances"][f]:
+        for rec in result["instances"][f] + small["instances"][f]:
             rec["results"]["trivial"] = {"ratio": level}
     v = _scale(result)
-    assert v["trivial"] == ("er 800 1.010, 1600 1.010, 3200 1.010; "
-                            "bipartite 800 1.600, 1600 1.600, 3200 1.600")
+    assert v["trivial"] == ("er 25 1.010, 50 1.010, 800 1.010, 1600 1.010, 3200 1.010; "
+                            "bipartite 25 1.600, 50 1.600, 800 1.600, 1600 1.600, 3200 1.600")
     assert v["g2s_er"].startswith("uninformative") and v["verdict"] == "qualified"
     # the headline's summary names what each type decided, not only how many seeds ran
     assert v["holding"] == "er uninformative; bipartite 10 of 10 seeds hold"
