@@ -116,32 +116,50 @@ def test_beats_heuristics_rule():
     assert three["verdict"] == "undecided" and three["k_of_n"] == "3 of 3"
 
 
-def _with_depths(slopes, graphs=12, sizes=(25, 50, 100, 200, 400)):
-    """Figure 3 records whose G2S-RNN seed k picks T = 3 + slopes[k] * log2(n / 25) (rounded),
-    jittered by graph."""
+def _with_depths(slopes, graphs=12, sizes=(25, 50, 100, 200, 400), base=3):
+    """Figure 3 records whose G2S-RNN seed k picks T = base + slopes[k] * log2(n / 25)
+    (rounded), jittered by graph."""
     import math
     rows = []
     for f in FAMILIES:
         for n in sizes:
             for i in range(graphs):
                 res = {f"g2s_rnn_s{k}": {"ratio": 1.0, "best_T": max(1, round(
-                    3 + b * math.log2(n / 25) + (i % 3 - 1)))} for k, b in enumerate(slopes)}
+                    base + b * math.log2(n / 25) + (i % 3 - 1)))} for k, b in enumerate(slopes)}
                 rows.append({"family": f, "n": n, "index": i, "results": res})
     return {"profile": "ci", "baselines": [], "sizes": list(sizes), "instances": rows,
             "t_max": 15}
 
 
 def test_more_convolutions_for_larger_graphs_rule():
+    """The headline reading is a capability: a seed uses more convolutions at test time when
+    Algorithm 2's chosen T exceeds the training depth (5) on a share of graphs above 5%; the
+    stricter reading (T grows with the size) is shown beside it as trend_*."""
     from reproduce.figure3 import depth_verdict
-    grow = depth_verdict(_with_depths((1.0,) * 10))
+    grow = depth_verdict(_with_depths((1.0,) * 10))       # T up to 7 on the larger graphs
     assert grow["verdict"] == "confirmed" and grow["k_of_n"] == "10 of 10"
-    fewer = depth_verdict(_with_depths((-0.5,) * 10))       # fewer convolutions: fails
+    assert grow["trend_verdict"] == "confirmed"
+    fewer = depth_verdict(_with_depths((-0.5,) * 10))     # never above 4: fails both ways
     assert fewer["verdict"] == "refuted" and fewer["k_of_n"] == "0 of 10"
-    # no trend at all: 120 graphs per seed cannot tell rho = 0 from rho = 0.1
+    assert fewer["trend_verdict"] == "refuted" and "0 of 120 graphs" in fewer["per_seed"]
+    # no trend, never deeper than training: the capability is never used (refuted); the trend
+    # reading cannot tell rho = 0 from rho = 0.1 on 120 graphs per seed
     flat = depth_verdict(_with_depths((0.0,) * 10))
-    assert flat["verdict"] == "undecided" and "rho +0.00" in flat["per_seed"]
+    assert flat["verdict"] == "refuted"
+    assert flat["trend_verdict"] == "undecided" and "rho +0.00" in flat["trend_per_seed"]
+    # always deeper than training, whatever the size: the capability holds, the trend does not
+    deep = depth_verdict(_with_depths((0.0,) * 10, base=8))
+    assert deep["verdict"] == "confirmed" and deep["trend_verdict"] == "undecided"
     split = depth_verdict(_with_depths((1.0,) * 5 + (-0.5,) * 5))
     assert split["verdict"] == "seed-dependent" and split["mean_T"].startswith("n=25: ")
+    # the boundary: 3 of 120 graphs deeper (2.5%, upper end 7.1%) is undecided, 0 of 120 fails
+    rows = _with_depths((0.0,) * 10)
+    picked = [r for r in rows["instances"] if r["n"] == 400 and r["family"] == "bipartite"][:3]
+    for r in picked:
+        for res in r["results"].values():
+            res["best_T"] = 9
+    edge = depth_verdict(rows)
+    assert edge["verdict"] == "undecided" and "3 of 120 graphs" in edge["per_seed"]
 
 
 def test_g2s_vs_gcnn_on_pairs_of_seeds():
