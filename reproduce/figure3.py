@@ -274,7 +274,7 @@ def depth_verdict(result: dict) -> dict:
 
     from g2s.nn.model import ModelConfig
     from reproduce.harness.verdicts.rule import _RNG_ARG, METHOD, N_RESAMPLES, SEED
-    from reproduce.harness.verdicts.seeds import wilson
+    from reproduce.harness.verdicts.seeds import reachable_text, wilson
     t_train = ModelConfig().T_train
     inst = result.get("instances", [])
     use, use_notes, trend, trend_notes, means = {}, [], {}, [], {}
@@ -308,6 +308,7 @@ def depth_verdict(result: dict) -> dict:
     strict = seeds_verdict(trend) if trend else None
     return verdict(got["verdict"], k_of_n=got["k_of_n"], per_seed="; ".join(use_notes),
                    fraction_interval=fraction_text(got), t_train=t_train,
+                   reachable=reachable_text(got),
                    use_min=DEPTH_USE_MIN,
                    trend_verdict=strict["verdict"] if strict else "pending",
                    trend_k_of_n=strict["k_of_n"] if strict else "0 of 0",
