@@ -131,3 +131,29 @@ def test_ratio_below_one_needs_an_unproven_reference():
     assert v["where"] == "greedy@mis/er/400"
     assert derive_verdicts(_instances("optimal", 0.9))["gurobi-reference"]["verdict"] == "refuted"
     assert derive_verdicts(_instances("optimal", 1.0))["gurobi-reference"]["below_one"] == 0
+
+
+def test_the_paper_bar_is_a_multiple_of_the_timed_program(monkeypatch):
+    """The paper's bars multiply its timed integer program's answer; ours the best known.  A
+    seed 8% above the best known on max cut fails the 1.04 bar, and holds under the paper's
+    reading where the program itself falls 5% short at that size.  The headline verdict stays
+    ours; the paper's reading is evidence, per program; without the timed run it says so."""
+    from reproduce import figure4
+    shortfalls = {("maxcut", "er", 400, "cpsat"): 1.05, ("maxcut", "er", 25, "cpsat"): 1.05,
+                  ("maxcut", "er", 400, "highs"): None}
+    monkeypatch.setattr(figure4, "timed_shortfalls", lambda: shortfalls)
+    v = derive_verdicts(_result(1.08, seeds=10))["fig4-maxcut"]
+    assert v["verdict"] == "refuted"
+    cpsat, highs = v["paper_bar"].split("; ")
+    assert cpsat.startswith("cpsat (shortfall at 25 x1.050, 400 x1.050): qualified, "
+                            "seeds holding 10 of 10")
+    # HiGHS found no solution at 400 (no bar there) and was not run at 25 (the strictest bar)
+    assert highs.startswith("highs (shortfall at 400 no solution): refuted, seeds holding 0 "
+                            "of 10")
+    rows = figure4.paper_bar_view(_result(1.08, seeds=10)["instances"]["maxcut"], "maxcut",
+                                  "cpsat", shortfalls)
+    er400 = [r for r in rows if r["family"] == "er" and r["n"] == 400][0]
+    assert abs(er400["results"]["g2s_rnn_s0"]["ratio"] - 1.08 / 1.05) < 1e-12
+    monkeypatch.setattr(figure4, "timed_shortfalls", lambda: None)
+    v = derive_verdicts(_result(1.08, seeds=10))["fig4-maxcut"]
+    assert v["paper_bar"] == "not available (timed_program.json is missing)"
