@@ -106,6 +106,34 @@ def test_structure2vec_far_from_the_paper_is_not_reproduced():
     assert v["verdict"] == "not-reproduced"
 
 
+def test_g2s_rnn_sizes_against_the_papers_by_seed():
+    """The paper's own G2S-RNN covers: a seed holds when at most 2% above the paper's in every
+    cell (smaller is as good or better), fails when more than 2% above in one; a seed run in
+    one cell only is undecided; pending while seed 0 misses a cell."""
+    paper = {c: F.PAPER[c]["g2s_rnn"] for c in CELLS}
+    at = {c: {f"g2s_rnn_s{k}": [paper[c]] for k in range(1, 10)} for c in CELLS}
+    got = F.derive_verdicts(_result(seeds=at))["fig2-table-g2s-rnn"]
+    assert got["verdict"] == "confirmed" and got["k_of_n"] == "10 of 10"
+    # seed 0 3% above the paper on sparse ER at 10,000 vertices, seeds 1-9 5% above there
+    above = {c: {k: [round(v[0] * (1.05 if c == ("sparse_er", 10_000) else 1.0))]
+                 for k, v in d.items()} for c, d in at.items()}
+    g2s = {("sparse_er", 10_000): [round(paper[("sparse_er", 10_000)] * 1.03)]}
+    got = F.derive_verdicts(_result(g2s=g2s, seeds=above))["fig2-table-g2s-rnn"]
+    assert got["verdict"] == "refuted" and got["k_of_n"] == "0 of 10"
+    assert "sparse_er/10000 s0 +0.030" in got["relative_difference"]
+    # 1.9% above everywhere still holds; well below the paper's (a better cover) holds
+    near = {c: [round(paper[c] * 1.019)] for c in CELLS}
+    assert F.derive_verdicts(_result(g2s=near))["fig2-table-g2s-rnn"]["per_seed"] == "s0 holds"
+    below = {c: [round(paper[c] * 0.9)] for c in CELLS}
+    assert F.derive_verdicts(_result(g2s=below))["fig2-table-g2s-rnn"]["per_seed"] == "s0 holds"
+    # seeds 1-9 run at 25,000 vertices on sparse ER only: undecided
+    one_cell = {("sparse_er", 25_000): at[("sparse_er", 25_000)]}
+    got = F.derive_verdicts(_result(seeds=one_cell))["fig2-table-g2s-rnn"]
+    assert got["per_seed"].startswith("s0 holds, s1 undecided") and got["verdict"] == "undecided"
+    missing = F.derive_verdicts(_result(g2s={("sparse_er", 10_000): None}))
+    assert missing["fig2-table-g2s-rnn"]["verdict"] == "pending"
+
+
 def test_intro_25k_counts_seeds():
     ten = {("sparse_er", 25_000): {f"g2s_rnn_s{k}": [F.PAPER[("sparse_er", 25_000)]["g2s_rnn"]]
                                    for k in range(1, 10)},
