@@ -101,6 +101,8 @@ def test_wl_kernel_nn_has_more_parameters_than_every_other_model():
     counts = {name: sum(p.numel() for p in _model(name).parameters()) for name in ENCODERS}
     others = {k: v for k, v in counts.items() if k != "wl_nn"}
     assert counts["wl_nn"] > max(others.values()), counts
+    # the counts the ledger entry states
+    assert counts["wl_nn"] == 3920 and max(others.values()) == 1468, counts
     from g2s.nn.checkpoints import CHECKPOINT_DIR
     for sidecar in CHECKPOINT_DIR.glob("*_s0.json"):
         meta = json.loads(sidecar.read_text())

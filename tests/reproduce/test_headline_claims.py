@@ -72,6 +72,22 @@ def test_intro_three_problems_on_the_committed_json():
     assert headline_verdicts()["intro-three-problems"] == "refuted"
 
 
+def test_intro_generalizes_types_on_the_committed_json():
+    """The second highlight is Figure 3's within-10% claim on random regular and bipartite
+    graphs (the ER-15 model): 5 of 10 seeds hold, seed-dependent."""
+    import json
+
+    from reproduce import figure3
+    from reproduce.common import DEFAULT_OUT
+    from reproduce.headline import types_verdict
+    assert headline_verdicts()["intro-generalizes-types"] == "seed-dependent"
+    fig3 = figure3.derive_verdicts(json.loads((DEFAULT_OUT / "figure3.json").read_text()))
+    assert fig3["fig3-g2s-within-10pct"]["k_of_n"] == "5 of 10"
+    assert figure3.GENERAL_FAMILIES == ("regular", "bipartite")
+    edited = {"figure3": {"fig3-g2s-within-10pct": {"verdict": "refuted"}}}
+    assert types_verdict(edited) == "refuted"
+
+
 def test_abs_sota_on_the_committed_json():
     """The seed counts the ledger's evidence quotes, pinned."""
     import json
