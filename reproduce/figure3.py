@@ -39,6 +39,7 @@ from reproduce.harness.grid import summarise as grid_summarise
 from reproduce.harness.plots import interval_bars, null_curve, ratio_panel, recipe_curves
 from reproduce.harness.verdicts.recipes import null_claim, with_recipes
 from reproduce.harness.verdicts.seeds import (
+    combined_verdict,
     fraction_text,
     pair_claims,
     seed_claim,
@@ -317,39 +318,54 @@ def depth_verdict(result: dict) -> dict:
                    trend_min=DEPTH_TREND_MIN, t_max=result.get("t_max"))
 
 
+#: a part "poor somewhere" is the negation of the seed claim "ratio <= 1.10 everywhere"
+_POOR = {"confirmed": "refuted", "refuted": "confirmed"}
+
+
 def baselines_verdict(result: dict) -> dict:
     """Section 5.1: "the other NN baselines ... have certain classes of graph types/sizes where
     they perform poorly" (while G2S-RNN does not: the early-weights variant's statement).
 
-    Per baseline, the bound claim "ratio <= 1.10 at every point" (the bar of the G2S-RNN claim;
-    Bonferroni over that baseline's points, at least ``S.MIN_SEEDS`` seeds): *poor somewhere*
-    when it is refuted, *good everywhere* when it is confirmed.  Confirmed when every baseline
-    is poor somewhere and G2S-RNN's own claim is confirmed; refuted when every baseline is good
-    everywhere; qualified when some baseline is poor somewhere but not all are (or G2S-RNN is
-    not confirmed good); inconclusive otherwise.  (Revised with the interval rule before the
-    20-graph data: poor used to be a plotted mean above 1.10.)"""
+    Per baseline, the seed rule's threshold claim "ratio <= 1.10 at every informative point"
+    on the same random families as G2S-RNN's own claim (each baseline seed on its own graphs,
+    then k of n seeds; the greedy worst case, the caption's outliers, is excused for every
+    model alike): the part "poor somewhere" is confirmed when that claim is refuted, refuted
+    when it is confirmed, and otherwise takes its word (three seeds never decide: "cannot be
+    decided with 3 seeds").  The parts combined as every multi-part claim
+    (:func:`~reproduce.harness.verdicts.seeds.combined_verdict`); G2S-RNN's own within-10%
+    claim, the contrast the sentence implies, is shown beside it (``g2s_verdict``; it is
+    ``fig3-g2s-within-10pct``) and no longer enters this verdict.  (Revised after the
+    ten-seed data had been seen: the baselines were decided by the two-level bootstrap over
+    their three seeds, on every family including the greedy worst case that G2S-RNN's claim
+    excuses; and G2S-RNN's claim was a part, so the baselines' word followed G2S-RNN's.)"""
+    from reproduce.harness.verdicts.seeds import reachable_text
     inst = result.get("instances", [])
     names = [b for b in result.get("baselines", []) if rule.point_samples(
         inst, rule.seed_keys(inst, b))]
     if not names:
         return verdict("pending", why="no baseline in this run")
-    per = {b: rule.bound_claim(inst, {b: rule.seed_keys(inst, b)}, S.WITHIN_10PCT,
-                               min_seeds=S.MIN_SEEDS) for b in names}
-    poor = sorted(b for b in names if per[b]["verdict"] == "refuted")
-    good = sorted(b for b in names if per[b]["verdict"] == "confirmed")
+    per = {b: seed_claim(inst, rule.seed_keys(inst, b), S.WITHIN_10PCT,
+                         null_key=S.NULL_BASELINE, families=GENERAL_FAMILIES) for b in names}
+    parts = {b: _POOR.get(per[b]["verdict"], per[b]["verdict"]) for b in names}
+    poor = sorted(b for b in names if parts[b] == "confirmed")
+    good = sorted(b for b in names if parts[b] == "refuted")
     g2s = _within(result)
+    max_n = max((int(r["n"]) for r in inst), default=0)
+    g2s_word = "qualified" if g2s["verdict"] == "confirmed" and max_n < S.PAPER_MAX_N \
+        else g2s["verdict"]
     vals = dict(poor=", ".join(poor) or "none", good=", ".join(good) or "none",
                 baselines=len(names), poor_count=len(poor), profile=result["profile"],
-                g2s_verdict=g2s["verdict"], g2s_seeds=g2s.get("k_of_n"),
-                worst_per_baseline="; ".join(
-                    f"{b} {per[b]['worst_mean']:.3f} {per[b]['interval']} at "
-                    f"{per[b]['worst'].split(':', 1)[1]} ({per[b]['sample']}: "
-                    f"{per[b]['why'].split(' at ')[0] or per[b]['verdict']})" for b in names))
-    if len(poor) == len(names) and g2s["verdict"] == "confirmed":
-        return verdict("confirmed", **vals)
-    if len(good) == len(names):
-        return verdict("refuted", **vals)
-    return verdict("qualified" if poor else "inconclusive", **vals)
+                g2s_verdict=g2s_word, g2s_seeds=g2s.get("k_of_n"),
+                per_baseline="; ".join(
+                    f"{b} poor somewhere {parts[b]} (seeds within 10% everywhere "
+                    f"{per[b]['k_of_n']}: {per[b]['per_seed']}; {reachable_text(per[b])})"
+                    for b in names))
+    kind = combined_verdict(list(parts.values()))
+    undecidable = [b for b in names if not per[b].get("decidable", True)]
+    if kind == "undecided" and len(undecidable) == len(names):
+        vals["why"] = "cannot be decided with " + " and ".join(sorted(
+            {f"{per[b]['trials']} seeds" for b in undecidable})) + " per baseline"
+    return verdict(kind, **vals)
 
 
 def _bars(result: dict, f: str, model: str, sizes) -> tuple[list, list]:

@@ -24,11 +24,13 @@ JITTER = np.linspace(-0.004, 0.004, 12)   # per-graph spread around a point's le
 
 
 def _result(g2s=(1.02, 1.02, 1.02), s2v=1.3, sage=1.2, greedy=1.5, sizes=(25, 400),
-            baseline_seeds=3, graphs=12, worst=None, trivial=None, wl=None):
+            baseline_seeds=3, graphs=12, worst=None, trivial=None, wl=None,
+            baseline_worst=None):
     """Records of ``graphs`` graphs per (family, size): G2S-RNN seed k at level ``g2s[k]``
     (``worst``: its levels on the greedy worst case instead), heuristics and baselines at the
     given levels (a baseline with ``baseline_seeds`` seeds; the WL kernel NN at ``wl``, if
-    given), the trivial solver at ``trivial``."""
+    given; ``baseline_worst``: every baseline's level on the greedy worst case instead), the
+    trivial solver at ``trivial``."""
     rows = []
     for f in FAMILIES:
         for n in sizes:
@@ -41,6 +43,8 @@ def _result(g2s=(1.02, 1.02, 1.02), s2v=1.3, sage=1.2, greedy=1.5, sizes=(25, 40
                 if trivial is not None:
                     res["trivial"] = {"ratio": trivial + JITTER[i]}
                 for b, lvl in (("s2v", s2v), ("sage_mean", sage), ("wl_nn", wl)):
+                    if lvl is not None and baseline_worst is not None and f == "greedy_worst":
+                        lvl = baseline_worst
                     for k in range(baseline_seeds if lvl is not None else 0):
                         res[f"{b}_s{k}"] = {"ratio": lvl + JITTER[i]}
                 rows.append({"family": f, "n": n, "index": i, "results": res})
@@ -84,15 +88,28 @@ def test_within_10pct_evidence_names_the_seeds_and_their_deciding_points():
 
 
 def test_baselines_rule():
-    assert baselines_verdict(_result(g2s=TEN_GOOD, sizes=(25, 3200)))["verdict"] == "confirmed"
-    # the contrast needs G2S-RNN's own claim confirmed: three seeds cannot
-    assert baselines_verdict(_result(sizes=(25, 3200)))["verdict"] == "qualified"
-    assert baselines_verdict(_result(sage=1.05))["verdict"] == "qualified"
-    assert baselines_verdict(_result(s2v=1.0, sage=1.05))["verdict"] == "refuted"
-    # every baseline poor, but G2S-RNN is poor too: not the claimed contrast
-    assert baselines_verdict(_result(g2s=(1.2, 1.2, 1.2)))["verdict"] == "qualified"
-    # one-seed baselines decide nothing
-    assert baselines_verdict(_result(baseline_seeds=1))["verdict"] == "inconclusive"
+    """Each baseline by the seed rule on the random families (the greedy worst case excused
+    for every model alike), the part "poor somewhere" the negation of "within 10%
+    everywhere"; G2S-RNN's own claim is shown beside it and does not decide."""
+    def base(**kw):
+        return baselines_verdict(_result(**kw))
+    got = base(baseline_seeds=10)                           # every baseline poor: confirmed
+    assert got["verdict"] == "confirmed" and got["poor"] == "s2v, sage_mean"
+    assert got["g2s_verdict"] == "undecided"                # three G2S-RNN seeds: beside it
+    assert base(baseline_seeds=10, g2s=(1.2,) * 10)["verdict"] == "confirmed"
+    assert base(baseline_seeds=10, g2s=TEN_GOOD)["g2s_verdict"] == "qualified"   # below 3,200
+    # one baseline good everywhere: the claim that every baseline is poor somewhere fails
+    got = base(baseline_seeds=10, sage=1.05)
+    assert got["verdict"] == "refuted" and got["good"] == "sage_mean"
+    # poor only on the greedy worst case, which G2S-RNN's claim excuses: not poor here
+    got = base(baseline_seeds=10, s2v=1.05, sage=1.05, baseline_worst=2.0)
+    assert got["verdict"] == "refuted" and got["poor"] == "none"
+    # three baseline seeds, all far above the bar, still cannot say what the recipe does
+    got = base(baseline_seeds=3)
+    assert got["verdict"] == "undecided"
+    assert got["why"] == "cannot be decided with 3 seeds per baseline"
+    assert "s2v poor somewhere undecided (seeds within 10% everywhere 0 of 3" in \
+        got["per_baseline"]
 
 
 def test_beats_heuristics_rule():
