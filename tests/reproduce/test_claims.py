@@ -378,7 +378,7 @@ def test_the_forced_entries_are_recorded():
     which the seed rule cannot decide) carry no tested word."""
     claims = {c["id"]: c for c in C.load_ledger()}
     for cid in ("fig3-within-10pct-early-weights", "fig4-maxcut-early-weights",
-                "fig4-mis-er-early-weights"):
+                "fig4-mis-er-early-weights", "fig3-baselines-vs-early-weights"):
         assert claims[cid]["verdict"] == "recorded", cid
     conformance = [cid for cid, c in claims.items() if "conformance check" in c["evidence"]]
     assert {"g2s-25k-runs-on-cpu", "shared-hyperparameters", "baseline-s2v-depth-choice",
