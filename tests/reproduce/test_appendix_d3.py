@@ -7,6 +7,7 @@
 * the smoke profile runs and its stored verdicts re-derive identically from the JSON file.
 """
 
+import copy
 import json
 
 import networkx as nx
@@ -155,11 +156,12 @@ def _v(result, claim):
 
 
 def test_collapse_rule():
-    """Each seed on its own graphs per cell, then k of n seeds for "in every cell" and "in
-    some cell"."""
+    """"On an average" over each seed's graphs of the paper's scope (up to 50 vertices), at
+    every layer 5..10, then k of n seeds; the per-cell readings and the sizes beyond 50 are
+    shown beside it."""
     v = _v(_result(zeros=9.0), "d3-dimension-collapse")
     assert v["verdict"] == "confirmed" and v["zeros_t5"] == 9.0
-    assert v["every_cell_k_of_n"] == "10 of 10"
+    assert v["average_k_of_n"] == "10 of 10" and v["every_cell_k_of_n"] == "10 of 10"
     assert _v(_result(zeros=3.0), "d3-dimension-collapse")["verdict"] == "refuted"
     # at the threshold each seed's interval straddles 8: the data cannot decide "more than 8"
     assert _v(_result(zeros=8.0), "d3-dimension-collapse")["verdict"] == "undecided"
@@ -168,9 +170,12 @@ def test_collapse_rule():
         cell = r["collapse"]["shipped"][f]["50"]
         cell["zeros_cases"] = [[[7.9] * L for _ in seed] for seed in cell["zeros_cases"]]
     assert _v(r, "d3-dimension-collapse")["verdict"] == "refuted"
+    # one family below 8 (7.5), three above (9): on average over the graphs, 8.6 > 8 holds;
+    # per cell, only "in some cell" holds (qualified)
     mixed = _v(_result(zeros=9.0, regular_zeros=7.5), "d3-dimension-collapse")
-    assert mixed["verdict"] == "qualified" and mixed["every_cell_k_of_n"] == "0 of 10"
-    assert mixed["some_cell_k_of_n"] == "10 of 10" and mixed["worst_cell"] == "regular n=50"
+    assert mixed["verdict"] == "confirmed" and mixed["per_cell_verdict"] == "qualified"
+    assert mixed["every_cell_k_of_n"] == "0 of 10" and mixed["some_cell_k_of_n"] == "10 of 10"
+    assert mixed["worst_cell"] == "regular n=50"
     assert mixed["per_seed"].startswith("s0 3 of 4 cells hold, 1 fail")
     # half the seeds collapse in every cell, half in none: it depends on the seed
     r = _result(zeros=9.0)
@@ -180,6 +185,16 @@ def test_collapse_rule():
             for case in seed:
                 case[:] = [3.0] * L
     assert _v(r, "d3-dimension-collapse")["verdict"] == "seed-dependent"
+    # a size beyond the paper's 50 vertices does not decide; it is shown beside
+    r = _result(zeros=9.0)
+    for f in r["collapse"]["shipped"]:
+        big = copy.deepcopy(r["collapse"]["shipped"][f]["50"])
+        big["zeros"] = [3.0] * L
+        big["zeros_cases"] = [[[3.0] * L for _ in seed] for seed in big["zeros_cases"]]
+        r["collapse"]["shipped"][f]["200"] = big
+    v = _v(r, "d3-dimension-collapse")
+    assert v["verdict"] == "confirmed" and v["scope_n"] == 50 and v["cells"] == 4
+    assert v["beyond_scope"] == "qualified" and v["max_n"] == 200
 
 
 def test_pca_alignment_rule():
@@ -207,6 +222,14 @@ def test_pca_alignment_rule():
     for f in d3.FAMILIES:
         r["pca"]["shipped"][f]["50"]["undefined_at_ref"] = 100
     assert _v(r, "d3-pca-alignment")["verdict"] == "not-reproduced"
+    # a pair past the paper's 10 layers (12 -> 13) does not decide; it is shown beside
+    r = _result()
+    for f in ("er", "bipartite", "greedy_worst"):
+        for case in r["pca"]["shipped"][f]["50"]["cos_next_cases"]:
+            case[11] = 0.3
+    v = _v(r, "d3-pca-alignment")
+    assert v["verdict"] == "confirmed" and v["scope_layer"] == 10
+    assert v["beyond_scope"] == "refuted"
     r = _result()       # cases that do not split into the seeds' graphs are an error
     r["pca"]["shipped"]["er"]["50"]["cos_next_cases"].pop()
     with pytest.raises(ValueError, match="PCA cases"):
