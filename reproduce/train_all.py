@@ -27,6 +27,13 @@ Usage::
     python reproduce/train_all.py [--workers 1] [--only g2s_rnn] [--nice 10]
     python reproduce/train_all.py --models mvc_er15 --workers 2   # one model's seeds first
     python reproduce/train_all.py --scheduler tcp://HOST:8786
+    python reproduce/train_all.py --select-defaults   # choose g2s solve's checkpoints
+
+``--select-defaults`` trains nothing: it writes ``g2s/checkpoints/defaults.json``, the G2S-RNN
+checkpoint per problem that ``g2s solve --method g2s`` uses, chosen across every recipe the
+paper allows and every seed by one Algorithm 2 validation
+(:func:`g2s.nn.checkpoints.select_default_checkpoints`), with every score in
+``defaults_selection.json``.
 """
 
 from __future__ import annotations
@@ -121,6 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
     encoders = sorted({encoder for encoder, *_ in S.TRAIN_TARGETS})
     p = OneLineParser(prog="reproduce/train_all.py", description=__doc__.splitlines()[0])
     p.add_argument("--list", action="store_true", help="print the targets and exit")
+    p.add_argument("--select-defaults", action="store_true",
+                   help="train nothing; choose the checkpoint per problem that 'g2s solve "
+                        "--method g2s' uses, by Algorithm 2 on the validation graphs across "
+                        "every recipe the paper allows and every seed (defaults.json, with "
+                        "every score in defaults_selection.json), and exit")
     p.add_argument("--workers", type=argtypes.positive_int, default=1,
                    action=argtypes.WorkersAction,
                    help="trainings at once (default 1; at most the CPUs this process may use)")
@@ -146,6 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.select_defaults:
+        from g2s.nn.checkpoints import select_default_checkpoints
+        for problem, name in select_default_checkpoints(progress=True).items():
+            print(f"{problem}: {name}")
+        return 0
     if args.scheduler is not None and not args.list:
         probe_scheduler(args.scheduler)
     every = targets()

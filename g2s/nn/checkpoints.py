@@ -147,23 +147,49 @@ def check_t_max(t_max: int, n: int) -> None:
                          f"{max(1, MAX_ROLLOUT_CELLS // n)} or less)")
 
 
-def select_default_checkpoints(directory=None) -> dict:
-    """Write ``defaults.json``: per problem, the ER-15 G2S-RNN seed with the best validation
-    ratio.
+#: the record of how ``defaults.json`` was chosen (every candidate's validation score)
+_SELECTION = "defaults_selection.json"
 
-    Chosen from the training-time validation set only (never from test results); ties go to
-    the better final validation ratio, then the smaller seed.
-    """
-    folder = Path(directory) if directory is not None else CHECKPOINT_DIR
-    best: dict = {}
-    for ident, path in shipped(folder).items():
-        if ident.encoder != "g2s_rnn" or ident.trained_on != training_set("er", 15):
-            continue
-        meta = read_meta(path)
-        score = (meta["best_val_ratio"], meta["final_val_ratio"], meta["seed"])
-        if ident.problem not in best or score < best[ident.problem][0]:
-            best[ident.problem] = (score, path.name)
-    table = {p: name for p, (_, name) in sorted(best.items())}
+
+def select_default_checkpoints(directory=None, progress: bool = False) -> dict:
+    """Write ``defaults.json``: per problem, the ER-15 G2S-RNN checkpoint ``g2s solve
+    --method g2s`` uses, chosen on validation data only, across every training recipe the
+    paper allows (:data:`g2s.rl.recipes.PAPER_READINGS`: the diagnostic and the untrained null
+    are never candidates) and every seed.
+
+    Every candidate is scored the same way, whatever validation selected its weights while
+    it trained: Algorithm 2 (``T = 1..15``) on the Algorithm 2 validation graphs of its
+    training family (:func:`g2s.rl.validation.algorithm2_validation_graphs`: 32 ER graphs of
+    50 vertices, disjoint from every evaluation graph), the mean ratio to their best known
+    solutions.  The smallest wins; ties go to the recipe listed first, then the smaller seed.
+    ``defaults_selection.json`` records every candidate's score and the validation set."""
     from g2s.fsutil import atomic_write_text
+    from g2s.rl.config import TrainConfig
+    from g2s.rl.recipes import PAPER_READINGS, SELECTION
+    from g2s.rl.validation import algorithm2_validation_set, validate_algorithm2
+    folder = Path(directory) if directory is not None else CHECKPOINT_DIR
+    er15 = training_set("er", 15)
+    candidates: dict[str, list] = {}
+    for ident, path in shipped(folder).items():
+        if ident.encoder == "g2s_rnn" and ident.trained_on == er15 \
+                and ident.recipe in PAPER_READINGS:
+            candidates.setdefault(ident.problem, []).append((ident, path))
+    table, record = {}, {}
+    for problem, items in sorted(candidates.items()):
+        cfg = TrainConfig.from_dict({"problem": problem, "graphs": "er", "n": 15, **SELECTION})
+        vset = algorithm2_validation_set(cfg)
+        scores = {}
+        for ident, path in items:
+            model, meta = load_checkpoint(path)
+            got = validate_algorithm2(model, cfg, default_t_max(meta, path), vset)
+            scores[path.name] = (got["val_ratio"], PAPER_READINGS.index(ident.recipe),
+                                 ident.seed)
+            if progress:
+                print(f"select: {path.name} {got['val_ratio']:.4f}", flush=True)
+        name = min(scores, key=scores.get)
+        table[problem] = name
+        record[problem] = {"chosen": name, "validation_set": vset,
+                           "scores": {k: round(v[0], 6) for k, v in sorted(scores.items())}}
     atomic_write_text(folder / _DEFAULTS, json.dumps(table, indent=1) + "\n")
+    atomic_write_text(folder / _SELECTION, json.dumps(record, indent=1) + "\n")
     return table

@@ -161,3 +161,37 @@ def test_training_depths_and_sizes_come_from_their_ranges(monkeypatch, tmp_path)
 def test_every_shipped_recipe_file_sits_in_the_checkpoint_folder():
     for ident, path in shipped().items():
         assert path.parent == CHECKPOINT_DIR and ident.recipe in RECIPES
+
+
+def test_the_default_checkpoint_is_chosen_on_validation_across_recipes(tmp_path, monkeypatch):
+    """``defaults.json`` per problem: the lowest Algorithm 2 validation ratio among the ER-15
+    G2S-RNN checkpoints of every recipe the paper allows (here the shipped recipe's seeds 0
+    and 1 and recipe A' as a renamed copy), never the untrained null; every score recorded."""
+    import shutil
+
+    import g2s.rl.validation as V
+    from g2s.nn.checkpoints import select_default_checkpoints
+    names = ["g2s_rnn_mvc_er15_s0", "g2s_rnn_mvc_er15_s1", "g2s_rnn_mvc_er15_untrained_s0"]
+    for name in names:
+        for ext in (".pt", ".json"):
+            shutil.copy(CHECKPOINT_DIR / f"{name}{ext}", tmp_path / f"{name}{ext}")
+    for ext in (".pt", ".json"):      # the same weights under recipe A': tied, so not chosen
+        shutil.copy(CHECKPOINT_DIR / f"g2s_rnn_mvc_er15_s1{ext}",
+                    tmp_path / f"g2s_rnn_mvc_er15_selected_s1{ext}")
+    original = V.algorithm2_validation_set
+
+    def small(cfg, seconds=V.REFERENCE_SECONDS):    # 4 graphs keep the test short
+        return original(TrainConfig.from_dict({**asdict(cfg), "validation_graphs": 4}), 0.1)
+    monkeypatch.setattr(V, "algorithm2_validation_set", small)
+    table = select_default_checkpoints(tmp_path)
+    record = json.loads((tmp_path / "defaults_selection.json").read_text())["mvc"]
+    assert set(record["scores"]) == {"g2s_rnn_mvc_er15_s0.pt", "g2s_rnn_mvc_er15_s1.pt",
+                                     "g2s_rnn_mvc_er15_selected_s1.pt"}
+    best = min(record["scores"].values())
+    assert record["scores"][table["mvc"]] == best and record["chosen"] == table["mvc"]
+    assert record["scores"]["g2s_rnn_mvc_er15_s1.pt"] == \
+        record["scores"]["g2s_rnn_mvc_er15_selected_s1.pt"]
+    assert table["mvc"] != "g2s_rnn_mvc_er15_selected_s1.pt"      # a tie: the paper's first
+    assert json.loads((tmp_path / "defaults.json").read_text()) == table
+    assert record["validation_set"]["graphs"] == 4 and len(record["validation_set"][
+        "best_known"]) == 4
