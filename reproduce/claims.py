@@ -204,11 +204,12 @@ def _load_script(name: str):
     return importlib.import_module(f"reproduce.{name}")
 
 
-def derive_json(check: str, cache: dict) -> dict:
-    """Re-derive one JSON-backed verdict from the committed figure JSON."""
-    name, key = check[len("json:"):].split("#", 1)
+def _derive_figure(name: str, cache: dict, figures: Path | None = None) -> None:
+    """Fill ``cache`` with one committed figure JSON's stored and re-derived verdicts, its
+    provenance and its drift (everything :func:`derive_json` reads for ``name``), from the
+    folder ``figures`` (default :data:`FIGURES`)."""
     if name not in cache:
-        path = FIGURES / f"{name}.json"
+        path = (FIGURES if figures is None else figures) / f"{name}.json"
         if not path.exists():
             cache[name] = None
         else:
@@ -225,6 +226,38 @@ def derive_json(check: str, cache: dict) -> dict:
             cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name,
                                               summarise=_one_argument_summarise(module),
                                               recompute=getattr(module, "recompute", None))
+
+
+def _derive_figure_alone(name: str, figures: Path) -> dict:
+    """:func:`_derive_figure` in a worker process: the cache entries of ``name``."""
+    cache: dict = {}
+    _derive_figure(name, cache, figures)
+    return cache
+
+
+def derive_figures(names, cache: dict, workers: int = 1) -> None:
+    """:func:`_derive_figure` for every figure JSON of ``names`` not in ``cache``, on
+    ``workers`` processes (each figure is independent; the largest JSONs start first)."""
+    todo = sorted({n for n in names if n not in cache},
+                  key=lambda n: -(FIGURES / f"{n}.json").stat().st_size
+                  if (FIGURES / f"{n}.json").exists() else 0)
+    if workers <= 1 or len(todo) <= 1:
+        for name in todo:
+            _derive_figure(name, cache)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    # spawn: a worker imports the scripts afresh (no state of this process is copied)
+    with ProcessPoolExecutor(min(workers, len(todo)),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        for part in pool.map(_derive_figure_alone, todo, [FIGURES] * len(todo)):
+            cache.update(part)
+
+
+def derive_json(check: str, cache: dict) -> dict:
+    """Re-derive one JSON-backed verdict from the committed figure JSON."""
+    name, key = check[len("json:"):].split("#", 1)
+    _derive_figure(name, cache)
     if cache[name] is None:
         return {"verdict": "drift", "why": f"paper_figures/{name}.json is missing"}
     dirty = cache[(name, "dirty")]
@@ -364,11 +397,15 @@ def _test_ids(claim: dict) -> list[str]:
     return claim.get("rule_test", "").split() if claim["check"].startswith("json:") else []
 
 
-def derive_all(claims: list[dict], skip_pytest: bool = False) -> dict[str, dict]:
-    """The re-derived verdict object of every claim (``verdict == 'drift'`` on failure)."""
+def derive_all(claims: list[dict], skip_pytest: bool = False,
+               workers: int = 1) -> dict[str, dict]:
+    """The re-derived verdict object of every claim (``verdict == 'drift'`` on failure); the
+    figure JSONs are re-derived on ``workers`` processes."""
     node_ids = [n for c in claims for n in _test_ids(c)]
     outcomes = {} if skip_pytest else run_pytest(sorted(set(node_ids)))
     cache: dict = {}
+    derive_figures([c["check"][len("json:"):].split("#", 1)[0] for c in claims
+                    if c["check"].startswith("json:")], cache, workers)
     derived = {}
     for c in claims:
         chk = c["check"]
@@ -512,7 +549,8 @@ def main(argv=None) -> int:
     except LedgerError as exc:
         print(f"claims: error: {exc}", file=sys.stderr)
         return 1
-    derived = derive_all(claims, skip_pytest=args.skip_pytest)
+    from g2s.argtypes import available_cpus
+    derived = derive_all(claims, skip_pytest=args.skip_pytest, workers=available_cpus())
     drift = [(c, derived[c["id"]]) for c in claims if derived[c["id"]]["verdict"] != c["verdict"]]
     for c, d in drift:
         print(f"claims: drift: {c['id']}: ledger says {c['verdict']}, check gives "

@@ -374,3 +374,23 @@ def test_train_all_interrupted_saves_resume_points_without_tracebacks(tmp_path, 
     assert f"interrupted {out.name}" in stdout and "failed" not in stdout
     assert torch.load(resume, weights_only=True)["iteration"] >= first
     assert not out.exists()
+
+
+def test_the_parallel_claims_check_derives_what_the_serial_one_does(figures_copy):
+    """claims.py derives the figure JSONs on every CPU: each worker process reads the same
+    folder and gives the serial result, and an edit in one figure is drift there too."""
+    claims, dest = figures_copy
+    names = ["figure5", "theorem1", "figure2b"]
+    serial: dict = {}
+    claims.derive_figures(names, serial, workers=1)
+    parallel: dict = {}
+    claims.derive_figures(names, parallel, workers=2)
+    assert parallel.keys() == serial.keys()
+    for key in serial:
+        assert json.dumps(parallel[key], sort_keys=True, default=str) == \
+            json.dumps(serial[key], sort_keys=True, default=str), key
+    _edit(dest / "figure2b.json", lambda d: d["instances"][0]["results"]["greedy"].update(
+        objective=d["instances"][0]["results"]["greedy"]["objective"] + 1))
+    tampered: dict = {}
+    claims.derive_figures(names, tampered, workers=2)
+    assert tampered[("figure2b", "rederive")] and not tampered[("figure5", "rederive")]
