@@ -44,7 +44,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 OUT = HERE / "results" / "verification.json"
 CLAIMS = ("reproduce/claims.py", "--check", "--skip-pytest")
-SUITE = ("-m", "pytest", "-q", "-p", "no:cacheprovider")
+SUITE = ("-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=15")
 GOALS_S = {"claims_check": 30.0, "suite": 480.0}
 
 
@@ -73,8 +73,14 @@ def _timed(cmd: list[str], root: Path) -> dict:
     seconds = time.perf_counter() - t0
     ref_after = reference_workload()
     ref = (ref_before + ref_after) / 2
-    tail = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()][-3:]
+    lines = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
+    tail = [line for line in lines if " passed" in line or " failed" in line][-1:] or lines[-3:]
+    # pytest --durations: the slowest tests, where the next speed-up is
+    slowest = [line.strip() for line in lines
+               if line.split()[0].endswith("s") and line.split()[0][:-1].replace(".", "").isdigit()
+               and (" call " in line or " setup " in line)]
     return {"command": " ".join(cmd[1:] if cmd[0] == sys.executable else cmd),
+            **({"slowest": slowest} if slowest else {}),
             "seconds": round(seconds, 1), "returncode": proc.returncode,
             "reference_seconds": [round(ref_before, 2), round(ref_after, 2)],
             "ratio": round(seconds / ref, 1), "load_average_1min_at_start": round(load, 2),
@@ -144,6 +150,8 @@ def main(argv=None) -> int:
     entry["measured"] = time.strftime("%Y-%m-%d %H:%M:%S")
     doc = json.loads(args.out.read_text()) if args.out.exists() else {}
     doc.setdefault("goals_seconds_quiet_2_cores", GOALS_S)
+    if args.skip_suite and "suite" in doc.get(args.label, {}):
+        entry["suite"] = doc[args.label]["suite"]      # the claims check alone re-timed
     doc[args.label] = entry
     if "before" in doc and "after" in doc:
         doc["speedup"] = {k: round(doc["before"][k]["ratio"] / doc["after"][k]["ratio"], 1)
