@@ -356,6 +356,7 @@ def baselines_verdict(result: dict) -> dict:
     vals = dict(poor=", ".join(poor) or "none", good=", ".join(good) or "none",
                 baselines=len(names), poor_count=len(poor), profile=result["profile"],
                 g2s_verdict=g2s_word, g2s_seeds=g2s.get("k_of_n"),
+                seeds_poor=", ".join(f"{b} {per[b]['fails']} of {per[b]['n']}" for b in names),
                 per_baseline="; ".join(
                     f"{b} poor somewhere {parts[b]} (seeds within 10% everywhere "
                     f"{per[b]['k_of_n']}: {per[b]['per_seed']}; {reachable_text(per[b])})"

@@ -12,6 +12,7 @@ from reproduce.figure2b_parts.config import (
     MODELS,
     PAPER,
     PAPER_TOLERANCE,
+    label,
     seed_labels,
     seed_of,
 )
@@ -80,8 +81,8 @@ def _g2s_sizes_verdict(cells: dict, paper_cells: list, labels: list, paper) -> d
     per_cell = "; ".join(f"{k} " + (", ".join(f"s{seed_of(lab)} {rel[lab][k]:+.3f}"
                                               for lab in labels if k in rel[lab]) or "not run")
                          for k in sorted(paper_cells))
-    seed0 = labels[0] if labels else None
-    if not paper_cells or seed0 is None or len(rel[seed0]) < len(paper_cells):
+    seed0 = label("g2s_rnn", 0)
+    if not paper_cells or seed0 not in rel or len(rel[seed0]) < len(paper_cells):
         return verdict("pending", k_of_n="0 of 0", paper=paper_text, relative_difference=
                        per_cell or "none", tolerance=PAPER_TOLERANCE, per_seed="none")
     got = seeds_verdict(decisions)

@@ -108,7 +108,7 @@ def test_pytest_check_outcomes(tmp_path, monkeypatch):
 
 def _fake_figure(tmp_path, monkeypatch, derived):
     """What derive_json returns for a figure whose derive_verdicts gives ``derived``."""
-    monkeypatch.setattr(C, "derive_all", lambda claims, skip_pytest=False: {
+    monkeypatch.setattr(C, "derive_all", lambda claims, skip_pytest=False, workers=1: {
         c["id"]: ({"verdict": c["verdict"]} if not c["check"].startswith("json:") else derived)
         for c in claims})
     return derived
