@@ -416,9 +416,10 @@ def plot(result: dict):
 
 def retrain(device: str, directory=None) -> None:
     """Retrain the MVC checkpoints with the settings recorded in their JSON sidecars."""
-    from g2s.nn.checkpoints import read_meta, select_default_checkpoints
+    from g2s.nn.checkpoints import read_meta
     from g2s.rl.config import TrainConfig
     from g2s.rl.dqn import train
+    from g2s.rl.validation import select_default_checkpoints
     for path in checkpoint_paths(directory).values():
         meta = read_meta(path)
         cfg = TrainConfig.from_dict({**meta["train_config"], "device": device})

@@ -1,11 +1,12 @@
 """The headline claims of the abstract and introduction, decided from the figures' JSON.
 
 ``abs-sota`` and ``intro-three-problems`` rest on Figures 3 and 4 together (and
-``intro-generalizes-types`` is Figure 3's within-10% claim read for the introduction), so they are not one
-script's ``derive_verdicts``: :func:`headline_verdicts` re-derives both figures' verdicts with the
-scripts' own rules (an edited number is caught) and applies the two rules below.  The ledger's
-``pytest:`` checks of those claims run ``tests/reproduce/test_headline_claims.py``, which tests
-each rule on hand-made inputs and then on the committed JSON.
+``intro-generalizes-types`` is Figure 3's within-10% claim read for the introduction), so
+they are not one script's ``derive_verdicts``: :func:`headline_verdicts` re-derives both
+figures' verdicts with the scripts' own rules (an edited number is caught) and applies the
+rules below.  The ledger's ``pytest:`` checks of those claims run
+``tests/reproduce/test_headline_claims.py``, which tests each rule on hand-made inputs and then
+on the committed JSON.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ Usage::
 ``--select-defaults`` trains nothing: it writes ``g2s/checkpoints/defaults.json``, the G2S-RNN
 checkpoint per problem that ``g2s solve --method g2s`` uses, chosen across every recipe the
 paper allows and every seed by one Algorithm 2 validation
-(:func:`g2s.nn.checkpoints.select_default_checkpoints`), with every score in
+(:func:`g2s.rl.validation.select_default_checkpoints`), with every score in
 ``defaults_selection.json``.
 """
 
@@ -159,7 +159,7 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.select_defaults:
-        from g2s.nn.checkpoints import select_default_checkpoints
+        from g2s.rl.validation import select_default_checkpoints
         for problem, name in select_default_checkpoints(progress=True).items():
             print(f"{problem}: {name}")
         return 0

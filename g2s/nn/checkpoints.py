@@ -16,7 +16,8 @@ metadata (model config, training config, validation curve):
 :func:`checkpoint_path` is the only place that builds a file name; every script and test asks
 it.  A folder other than :data:`CHECKPOINT_DIR` (a retrained set, the early-stopped
 ``early20k`` weights) holds files named the same way.  ``defaults.json`` names, per problem, the
-G2S-RNN checkpoint that ``g2s solve --method g2s`` uses (:func:`select_default_checkpoints`).
+G2S-RNN checkpoint that ``g2s solve --method g2s`` uses
+(:func:`g2s.rl.validation.select_default_checkpoints`).
 The model config stored in a checkpoint carries ``T_max`` (Algorithm 2 tries ``T = 1..T_max``),
 which :func:`default_t_max` reads and bounds by :data:`MAX_T_MAX`.
 """
@@ -30,7 +31,7 @@ from typing import NamedTuple
 
 __all__ = ["CHECKPOINT_DIR", "CheckpointId", "training_set", "checkpoint_path", "shipped",
            "read_meta", "default_checkpoint", "shipped_checkpoint", "load_checkpoint",
-           "default_t_max", "select_default_checkpoints", "MAX_T_MAX", "MAX_ROLLOUT_CELLS",
+           "default_t_max", "MAX_T_MAX", "MAX_ROLLOUT_CELLS",
            "check_t_max"]
 
 #: the largest ``T_max`` accepted from a checkpoint or ``--t-max`` (the paper uses 15): Algorithm
@@ -41,7 +42,7 @@ MAX_T_MAX = 1000
 MAX_ROLLOUT_CELLS = 2**28
 
 CHECKPOINT_DIR = Path(__file__).resolve().parents[1] / "checkpoints"
-_DEFAULTS = "defaults.json"
+DEFAULTS_FILE = "defaults.json"
 _NAME = re.compile(r"^(?P<encoder>\w+?)_(?P<problem>mvc|maxcut|mis)_(?P<trained_on>[a-z_]+?\d+)"
                    r"(?:_(?P<recipe>[a-z][a-z0-9]*))?_s(?P<seed>\d+)\.pt$")
 #: the recipe whose files carry no recipe tag (:data:`g2s.rl.recipes.PAPER`; kept here as text
@@ -97,7 +98,7 @@ def read_meta(path: str | Path) -> dict:
 
 def default_checkpoint(problem: str) -> Path:
     """The shipped G2S-RNN checkpoint for ``problem`` named by ``checkpoints/defaults.json``."""
-    table = json.loads((CHECKPOINT_DIR / _DEFAULTS).read_text())
+    table = json.loads((CHECKPOINT_DIR / DEFAULTS_FILE).read_text())
     return CHECKPOINT_DIR / table[problem]
 
 
@@ -145,51 +146,3 @@ def check_t_max(t_max: int, n: int) -> None:
         raise ValueError(f"T_max {t_max} on {n} vertices needs {n * t_max} rollout cells; at "
                          f"most {MAX_ROLLOUT_CELLS} fit in memory (use --t-max "
                          f"{max(1, MAX_ROLLOUT_CELLS // n)} or less)")
-
-
-#: the record of how ``defaults.json`` was chosen (every candidate's validation score)
-_SELECTION = "defaults_selection.json"
-
-
-def select_default_checkpoints(directory=None, progress: bool = False) -> dict:
-    """Write ``defaults.json``: per problem, the ER-15 G2S-RNN checkpoint ``g2s solve
-    --method g2s`` uses, chosen on validation data only, across every training recipe the
-    paper allows (:data:`g2s.rl.recipes.PAPER_READINGS`: the diagnostic and the untrained null
-    are never candidates) and every seed.
-
-    Every candidate is scored the same way, whatever validation selected its weights while
-    it trained: Algorithm 2 (``T = 1..15``) on the Algorithm 2 validation graphs of its
-    training family (:func:`g2s.rl.validation.algorithm2_validation_graphs`: 32 ER graphs of
-    50 vertices, disjoint from every evaluation graph), the mean ratio to their best known
-    solutions.  The smallest wins; ties go to the recipe listed first, then the smaller seed.
-    ``defaults_selection.json`` records every candidate's score and the validation set."""
-    from g2s.fsutil import atomic_write_text
-    from g2s.rl.config import TrainConfig
-    from g2s.rl.recipes import PAPER_READINGS, SELECTION
-    from g2s.rl.validation import algorithm2_validation_set, validate_algorithm2
-    folder = Path(directory) if directory is not None else CHECKPOINT_DIR
-    er15 = training_set("er", 15)
-    candidates: dict[str, list] = {}
-    for ident, path in shipped(folder).items():
-        if ident.encoder == "g2s_rnn" and ident.trained_on == er15 \
-                and ident.recipe in PAPER_READINGS:
-            candidates.setdefault(ident.problem, []).append((ident, path))
-    table, record = {}, {}
-    for problem, items in sorted(candidates.items()):
-        cfg = TrainConfig.from_dict({"problem": problem, "graphs": "er", "n": 15, **SELECTION})
-        vset = algorithm2_validation_set(cfg)
-        scores = {}
-        for ident, path in items:
-            model, meta = load_checkpoint(path)
-            got = validate_algorithm2(model, cfg, default_t_max(meta, path), vset)
-            scores[path.name] = (got["val_ratio"], PAPER_READINGS.index(ident.recipe),
-                                 ident.seed)
-            if progress:
-                print(f"select: {path.name} {got['val_ratio']:.4f}", flush=True)
-        name = min(scores, key=scores.get)
-        table[problem] = name
-        record[problem] = {"chosen": name, "validation_set": vset,
-                           "scores": {k: round(v[0], 6) for k, v in sorted(scores.items())}}
-    atomic_write_text(folder / _DEFAULTS, json.dumps(table, indent=1) + "\n")
-    atomic_write_text(folder / _SELECTION, json.dumps(record, indent=1) + "\n")
-    return table

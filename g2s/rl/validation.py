@@ -36,7 +36,8 @@ from g2s.rl.config import TrainConfig
 
 __all__ = ["EXACT_BASE", "ALGORITHM2_BASE", "REFERENCE_SECONDS", "greedy_objectives",
            "exact_validation_set", "validate_exact", "algorithm2_validation_graphs",
-           "algorithm2_validation_set", "validate_algorithm2"]
+           "algorithm2_validation_set", "validate_algorithm2",
+           "select_default_checkpoints", "SELECTION_FILE"]
 
 #: ``instance_seed`` bases of the two validation sets (evaluation graphs use base 0)
 EXACT_BASE = 987_654
@@ -113,3 +114,67 @@ def validate_algorithm2(model: QModel, cfg: TrainConfig, t_max: int, vset: dict,
         ratios.append(approximation_ratio(cfg.problem, info["objective"], ref))
         best_T.append(info["best_T"])
     return {"val_ratio": float(np.mean(ratios)), "best_T": best_T}
+
+
+#: the record of how ``defaults.json`` was chosen (every candidate's validation score), in the
+#: checkpoint folder beside it
+SELECTION_FILE = "defaults_selection.json"
+
+
+def select_default_checkpoints(directory=None, progress: bool = False) -> dict:
+    """Write ``defaults.json``: per problem, the ER-15 G2S-RNN checkpoint ``g2s solve
+    --method g2s`` uses, chosen on validation data only, across every training recipe the
+    paper allows (:data:`g2s.rl.recipes.PAPER_READINGS`: the diagnostic and the untrained null
+    are never candidates) and every seed.
+
+    Every candidate is scored the same way, whatever validation selected its weights while
+    it trained: Algorithm 2 (``T = 1..15``) on the Algorithm 2 validation graphs of its
+    training family (:func:`g2s.rl.validation.algorithm2_validation_graphs`: 32 ER graphs of
+    50 vertices, disjoint from every evaluation graph), the mean ratio to their best known
+    solutions.  The smallest wins; ties go to the recipe listed first, then the smaller seed.
+    ``defaults_selection.json`` records every candidate's score and the validation set."""
+    import json
+    from pathlib import Path
+
+    from g2s.fsutil import atomic_write_text
+    from g2s.nn.checkpoints import (
+        CHECKPOINT_DIR,
+        DEFAULTS_FILE,
+        default_t_max,
+        load_checkpoint,
+        shipped,
+        training_set,
+    )
+    from g2s.rl.recipes import PAPER_READINGS, SELECTION
+    folder = Path(directory) if directory is not None else CHECKPOINT_DIR
+    er15 = training_set("er", 15)
+    candidates: dict[str, list] = {}
+    for ident, path in shipped(folder).items():
+        if ident.encoder == "g2s_rnn" and ident.trained_on == er15 \
+                and ident.recipe in PAPER_READINGS:
+            candidates.setdefault(ident.problem, []).append((ident, path))
+    table, record = {}, {}
+    for problem, items in sorted(candidates.items()):
+        cfg = TrainConfig.from_dict({"problem": problem, "graphs": "er", "n": 15, **SELECTION})
+        vset = _module().algorithm2_validation_set(cfg)
+        scores = {}
+        for ident, path in items:
+            model, meta = load_checkpoint(path)
+            got = _module().validate_algorithm2(model, cfg, default_t_max(meta, path), vset)
+            scores[path.name] = (got["val_ratio"], PAPER_READINGS.index(ident.recipe),
+                                 ident.seed)
+            if progress:
+                print(f"select: {path.name} {got['val_ratio']:.4f}", flush=True)
+        name = min(scores, key=scores.get)
+        table[problem] = name
+        record[problem] = {"chosen": name, "validation_set": vset,
+                           "scores": {k: round(v[0], 6) for k, v in sorted(scores.items())}}
+    atomic_write_text(folder / DEFAULTS_FILE, json.dumps(table, indent=1) + "\n")
+    atomic_write_text(folder / SELECTION_FILE, json.dumps(record, indent=1) + "\n")
+    return table
+
+
+def _module():
+    """This module, its functions read at call time (so a test's replacement applies)."""
+    import sys
+    return sys.modules[__name__]

@@ -170,7 +170,7 @@ def test_the_default_checkpoint_is_chosen_on_validation_across_recipes(tmp_path,
     import shutil
 
     import g2s.rl.validation as V
-    from g2s.nn.checkpoints import select_default_checkpoints
+    from g2s.rl.validation import select_default_checkpoints
     names = ["g2s_rnn_mvc_er15_s0", "g2s_rnn_mvc_er15_s1", "g2s_rnn_mvc_er15_untrained_s0"]
     for name in names:
         for ext in (".pt", ".json"):
