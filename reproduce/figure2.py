@@ -32,7 +32,7 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/figure2.py
     import _bootstrap  # noqa: F401
 
-from reproduce.common import Run, verdict
+from reproduce.common import DEFAULT_OUT, Run, verdict
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 from reproduce.harness.grid import (
@@ -72,7 +72,7 @@ CLAIM_NULL = "fig2-training-beats-untrained"
 TRAINED_CLAIMS = (CLAIM, CLAIM_SCALE, CLAIM_NULL)
 #: the committed ``ci`` grid (25-400 vertices): "scale to graphs of size 3,200" is decided on its
 #: sizes and the scale run's together, since a model that fails at 50 vertices does not scale
-SMALLER_GRID = Path(__file__).resolve().parents[1] / "paper_figures" / "figure2.json"
+SMALLER_GRID = DEFAULT_OUT / "figure2.json"
 
 
 def smaller_grid() -> dict | None:

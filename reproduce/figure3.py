@@ -42,9 +42,11 @@ from reproduce.harness.verdicts.seeds import (
     combined_verdict,
     fraction_text,
     pair_claims,
+    reachable_text,
     seed_claim,
     seeds_verdict,
     versus_fixed_claim,
+    wilson,
 )
 
 NAME = "figure3"
@@ -275,7 +277,6 @@ def depth_verdict(result: dict) -> dict:
 
     from g2s.nn.model import ModelConfig
     from reproduce.harness.verdicts.rule import _RNG_ARG, METHOD, N_RESAMPLES, SEED
-    from reproduce.harness.verdicts.seeds import reachable_text, wilson
     t_train = ModelConfig().T_train
     inst = result.get("instances", [])
     use, use_notes, trend, trend_notes, means = {}, [], {}, [], {}
@@ -338,7 +339,6 @@ def baselines_verdict(result: dict) -> dict:
     ten-seed data had been seen: the baselines were decided by the two-level bootstrap over
     their three seeds, on every family including the greedy worst case that G2S-RNN's claim
     excuses; and G2S-RNN's claim was a part, so the baselines' word followed G2S-RNN's.)"""
-    from reproduce.harness.verdicts.seeds import reachable_text
     inst = result.get("instances", [])
     names = [b for b in result.get("baselines", []) if rule.point_samples(
         inst, rule.seed_keys(inst, b))]

@@ -20,7 +20,7 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/figure4.py
     import _bootstrap  # noqa: F401
 
-from reproduce.common import Run, verdict
+from reproduce.common import DEFAULT_OUT, Run, verdict
 from reproduce.harness import settings as S
 from reproduce.harness import verdicts as rule
 from reproduce.harness.grid import (
@@ -58,7 +58,7 @@ TRAINED_CLAIMS = (*CLAIMS, CLAIM_BASE, CLAIM_NULL)
 #: the committed run of the paper's own yardstick (its integer program cut off at 240 s,
 #: ``reproduce/timed_program.py``): the paper's bars are multiples of that program's answer,
 #: ours of the best known solution, so each threshold claim also shows the paper's reading
-TIMED_PROGRAM = Path(__file__).resolve().parents[1] / "paper_figures" / "timed_program.json"
+TIMED_PROGRAM = DEFAULT_OUT / "timed_program.json"
 #: the integer programs whose timed answers give the paper's reading (CP-SAT ours, HiGHS the
 #: open-source stand-in for the paper's Gurobi)
 TIMED_PROGRAMS = ("cpsat", "highs")
@@ -209,16 +209,13 @@ def _paper_bar_text(rows, problem, families, threshold, g2s, shortfalls, max_n) 
         return f"not available ({TIMED_PROGRAM.name} is missing)"
     parts = []
     for program in TIMED_PROGRAMS:
-        measured = sorted({n for (p, f, n, q) in shortfalls if p == problem and f in families
-                           and q == program})
         view = paper_bar_view(rows, problem, program, shortfalls)
         got = seed_claim(view, g2s, threshold, null_key=S.NULL_BASELINE, families=families)
         if got["verdict"] == "confirmed" and max_n < S.PAPER_MAX_N:
             got["verdict"] = "qualified"
-        where = ", ".join(f"{n} x{shortfalls[(problem, f, n, program)]:.3f}"
-                          if shortfalls[(problem, f, n, program)] else f"{n} no solution"
-                          for f in families for n in measured if (problem, f, n, program)
-                          in shortfalls)
+        where = ", ".join(f"{n} x{x:.3f}" if x else f"{n} no solution"
+                          for (p, f, n, q), x in sorted(shortfalls.items())
+                          if p == problem and f in families and q == program)
         parts.append(f"{program} (shortfall at {where or 'no size measured'}): "
                      f"{got['verdict']}, seeds holding {got['k_of_n']}"
                      f" ({got.get('fails', 0)} fail, {got.get('undecided', 0)} undecided)")

@@ -21,6 +21,8 @@ on validation graphs only.
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -133,9 +135,6 @@ def select_default_checkpoints(directory=None, progress: bool = False) -> dict:
     50 vertices, disjoint from every evaluation graph), the mean ratio to their best known
     solutions.  The smallest wins; ties go to the recipe listed first, then the smaller seed.
     ``defaults_selection.json`` records every candidate's score and the validation set."""
-    import json
-    from pathlib import Path
-
     from g2s.fsutil import atomic_write_text
     from g2s.nn.checkpoints import (
         CHECKPOINT_DIR,
@@ -156,11 +155,11 @@ def select_default_checkpoints(directory=None, progress: bool = False) -> dict:
     table, record = {}, {}
     for problem, items in sorted(candidates.items()):
         cfg = TrainConfig.from_dict({"problem": problem, "graphs": "er", "n": 15, **SELECTION})
-        vset = _module().algorithm2_validation_set(cfg)
+        vset = algorithm2_validation_set(cfg)
         scores = {}
         for ident, path in items:
             model, meta = load_checkpoint(path)
-            got = _module().validate_algorithm2(model, cfg, default_t_max(meta, path), vset)
+            got = validate_algorithm2(model, cfg, default_t_max(meta, path), vset)
             scores[path.name] = (got["val_ratio"], PAPER_READINGS.index(ident.recipe),
                                  ident.seed)
             if progress:
@@ -172,9 +171,3 @@ def select_default_checkpoints(directory=None, progress: bool = False) -> dict:
     atomic_write_text(folder / DEFAULTS_FILE, json.dumps(table, indent=1) + "\n")
     atomic_write_text(folder / SELECTION_FILE, json.dumps(record, indent=1) + "\n")
     return table
-
-
-def _module():
-    """This module, its functions read at call time (so a test's replacement applies)."""
-    import sys
-    return sys.modules[__name__]
