@@ -213,11 +213,17 @@ class _Pool:
             self.pool.shutdown(wait=True, cancel_futures=True)
             return
         processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        manager = getattr(self.pool, "_executor_manager_thread", None)
         for proc in processes:
             proc.terminate()
         self.pool.shutdown(wait=False, cancel_futures=True)
         for proc in processes:
             proc.join(10)
+        # The pool's manager thread closes its wake-up pipe as it ends; the interpreter's exit
+        # hook writes to that pipe, so it must find the thread already gone (else a write to
+        # the closed pipe prints a traceback after the one-line message).
+        if manager is not None and manager.is_alive():
+            manager.join(10)
 
 
 class DaskPool:
