@@ -108,8 +108,8 @@ def derive_verdicts(result: dict) -> dict:
       beyond 2 was run at these sizes: the rule counted every pair at once and read
       ``inconclusive`` -- a word the legend keeps for claims not about training seeds --
       where some pairs held and others failed.  The evidence also compares the paper's own
-      numbers with the reference and with the trivial cover (the smaller side of a bipartite
-      graph; elsewhere the complement of a random maximal independent set).
+      numbers with the reference and with the trivial cover (the grids' trivial solver: the
+      mean of the complements of random maximal independent sets, several draws per graph).
     * ``fig2-table-structure2vec`` (the paper's Structure2Vec sizes): confirmed when our
       Structure2Vec's mean is within :data:`PAPER_TOLERANCE` of the paper's in every cell of
       the paper's sizes, else not-reproduced (its training length and checkpoint choice are not
@@ -204,9 +204,8 @@ def derive_verdicts(result: dict) -> dict:
     ratios = {k: {lab: round(cells[k][lab] / cells[k]["reference"], 3)
                   for lab in seeds_in(k, "g2s_rnn")}
               for k in big if cells[k].get("g2s_rnn") is not None and cells[k]["reference"]}
-    # a cell where the trivial cover (the smaller side of a bipartite graph, the complement of a
-    # random maximal independent set elsewhere) already meets the bar tells nothing about the
-    # model
+    # a cell where the trivial cover (the grids' trivial solver, the mean of its draws)
+    # already meets the bar tells nothing about the model
     trivial_ratio = {k: cells[k]["trivial_cover"] / cells[k]["reference"]
                      for k in big if cells[k].get("trivial_cover") and cells[k]["reference"]}
     informative = [k for k in sorted(ratios) if trivial_ratio.get(k, float("inf"))

@@ -25,6 +25,7 @@ import numpy as np
 
 from g2s.argtypes import positive_int
 from g2s.graphs import FAMILIES as GRAPH_FAMILIES
+from g2s.heuristics import TRIVIAL
 from reproduce.harness import rebuild
 from reproduce.harness.contract import DEFAULT_OUT, Run, script_main
 from reproduce.harness.engine import Job, run_jobs
@@ -75,6 +76,12 @@ def add_model_options(parser) -> None:
                              "seed of a model (g2s_rnn); the others' come from the committed "
                              "JSON, the cache or --import-units, else their points are left out "
                              "(default: every model; heuristics always run)")
+    parser.add_argument("--heuristics-only", action="store_true",
+                        help="compute no model unit: the heuristics and the trivial solver "
+                             "(milliseconds a unit) are computed, every model unit comes from "
+                             "the committed JSON, the cache or --import-units, with no model "
+                             "unit audited this run (the JSON's units say so); for a change "
+                             "to a heuristic or to the trivial solver")
 
 
 def _model_name(text: str) -> str:
@@ -282,6 +289,8 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
     from g2s.reference.certificates import instance_graph
     G = instance_graph(family, n, index)
     t0 = time.time()
+    if checkpoint is None and method == TRIVIAL:
+        return _trivial_unit(problem, family, n, index, G, t0)
     if checkpoint is None:
         from g2s.heuristics import run_heuristic
         S, info = run_heuristic(method, problem, G), {}
@@ -295,6 +304,22 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
                                    resume=resume if model.variable_depth else None)
     return {"objective": check_solution(problem, G, S), "best_T": info.get("best_T"),
             "time_s": round(time.time() - t0, 3), "solution": sorted(S)}
+
+
+def _trivial_unit(problem: str, family: str, n: int, index: int, G, t0: float) -> dict:
+    """The null baseline's unit: :data:`g2s.heuristics.TRIVIAL_DRAWS` draws of the trivial
+    solver on the graph (:func:`g2s.heuristics.trivial_draws`, seeded by the graph's name),
+    each checked feasible; ``objective`` is their mean, ``draws`` each draw's objective, and
+    ``solution`` the best draw's (so a draw that beats the reference improves it)."""
+    from g2s.heuristics import trivial_draws
+    from g2s.problems import SENSE, check_solution
+    runs = [(check_solution(problem, G, S), S)
+            for _, S in trivial_draws(problem, G, f"{problem}/{family}/{n}/{index}")]
+    objs = [o for o, _ in runs]
+    sign = 1 if SENSE[problem] == "min" else -1
+    best = min(runs, key=lambda r: sign * r[0])[1]
+    return {"objective": float(np.mean(objs)), "draws": objs, "best_T": None,
+            "time_s": round(time.time() - t0, 3), "solution": sorted(best)}
 
 
 #: peak memory of one unit (Algorithm 2, one torch thread, measured when the grid was built:
@@ -413,7 +438,8 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
     rebuild.check_recomputed(check, lambda u: committed[(*u, sha_of(u))], results, run.name)
     for u, v in reused.items():
         results[u] = {"objective": v["objective"], "best_T": v["best_T"],
-                      "time_s": v["time_s"], "solution": None}
+                      "time_s": v["time_s"], "solution": None,
+                      **({"draws": v["draws"]} if "draws" in v else {})}
     rows = []
     for f, n, i in instances:
         ref = ref_of((f, n, i))
@@ -437,7 +463,8 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
             "methods": list(methods), "hashes": hashes,
             "units": {"tag": CODE_TAG, "total": len(units), "from_committed": len(reused),
                       "recomputed_check": len(check), "computed_new": len(new),
-                      "full": bool(full), "audit_seed": audit_seed}}
+                      "full": bool(full), "audit_seed": audit_seed,
+                      "models_audited": not getattr(run.args, "heuristics_only", False)}}
 
 
 def _computable(run: Run, families, methods: dict):
@@ -447,6 +474,8 @@ def _computable(run: Run, families, methods: dict):
     cap = getattr(run.args, "max_n", None)
     fams = getattr(run.args, "families", None)
     models = getattr(run.args, "models", None)
+    if getattr(run.args, "heuristics_only", False):
+        return lambda u: False
     if cap is None and fams is None and models is None:
         return None
     for name in fams or ():

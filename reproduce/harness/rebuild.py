@@ -42,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+from g2s.heuristics import TRIVIAL
+
 __all__ = ["RECOMPUTE_SHARE", "CHEAP_UNIT_S", "cheap", "fresh_seed", "committed_units", "plan",
            "check_recomputed", "describe"]
 
@@ -108,9 +110,12 @@ def committed_units(name: str, problem: str, t_max: int, tag: str, out_root: Pat
                 for m, r in results.items():
                     if not isinstance(r, dict) or "objective" not in r or "time_s" not in r:
                         continue         # a seed mean (g2s_rnn, s2v, ...) is no unit
+                    if m == TRIVIAL and "draws" not in r:
+                        continue         # one draw, the trivial solver's former definition
                     found.setdefault((f, n, i, m, hashes.get(m)),
                                      {"objective": r["objective"], "best_T": r.get("best_T"),
-                                      "time_s": r["time_s"], "source": str(path)})
+                                      "time_s": r["time_s"], "source": str(path),
+                                      **({"draws": r["draws"]} if "draws" in r else {})})
     return found
 
 
@@ -163,7 +168,8 @@ def check_recomputed(check: list, committed_of, results: dict, name: str) -> Non
     bad = []
     for u in check:
         want, got = committed_of(u), results[u]
-        if want["objective"] != got["objective"] or want.get("best_T") != got.get("best_T"):
+        if want["objective"] != got["objective"] or want.get("best_T") != got.get("best_T") \
+                or want.get("draws") != got.get("draws"):
             f, n, i, m = u
             bad.append(f"{m} on {f} n={n} #{i}: committed objective {want['objective']} "
                        f"(best T {want.get('best_T')}), recomputed {got['objective']} "

@@ -11,6 +11,7 @@ is one entry of :data:`TRAIN_TARGETS` plus the trained files (``g2s train ... --
 from __future__ import annotations
 
 from g2s.graphs import SIZE_LADDER
+from g2s.heuristics import TRIVIAL
 from g2s.nn.checkpoints import checkpoint_path
 from g2s.rl.recipes import PAPER, RECIPES, UNTRAINED
 
@@ -143,12 +144,13 @@ RECIPE_STYLES = {"selected": ("tab:cyan", "-"), "tvaried": ("tab:green", "-"),
                  "target": ("darkgreen", "-"), "sizes": ("gold", "-."),
                  "untrained": ("slategray", ":")}
 PLANTED_COLOUR = "tab:red"
-#: heuristic -> (colour, marker)
-#: the null baseline of every threshold claim (:func:`g2s.heuristics.trivial_solution`): run
-#: with the heuristics on every grid; a point where its mean ratio meets a claim's bar is
+#: the null baseline of every threshold claim (:func:`g2s.heuristics.trivial_solution`, the
+#: mean of :data:`g2s.heuristics.TRIVIAL_DRAWS` draws per graph): run with the heuristics on
+#: every grid and on Figure 2(b); a point where its mean ratio meets a claim's bar is
 #: uninformative for that claim.  Drawn as a thin grey line, the floor a method must beat.
-NULL_BASELINE = "trivial"
+NULL_BASELINE = TRIVIAL
 NULL_STYLE = {"color": "0.55", "lw": 0.8, "ls": "-", "label": "trivial solver (null)"}
+#: heuristic -> (colour, marker)
 HEURISTIC_STYLES = {"greedy": ("tab:orange", "s"), "list": ("tab:green", "^"),
                     "matching": ("tab:red", "v")}
 BASELINE_COLOURS = dict(zip(BASELINES, ("tab:purple", "tab:brown", "tab:pink", "tab:olive",

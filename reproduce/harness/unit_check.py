@@ -17,7 +17,10 @@ def validate_unit(key: dict, value) -> str | None:
     re-checked feasible on the instance with its objective recomputed (an edited objective
     is caught even with a valid checksum)."""
     from g2s.graphs import instance_edges
+    from g2s.heuristics import TRIVIAL
     from g2s.problems import InfeasibleSolution, check_solution
+    if isinstance(key, dict) and key.get("method") == TRIVIAL and "checkpoint" not in key:
+        return _validate_trivial(key, value)
     if not isinstance(value, dict) or not isinstance(value.get("objective"), int) \
             or not isinstance(value.get("solution"), list):
         return "not a unit result (objective and solution)"
@@ -35,4 +38,21 @@ def validate_unit(key: dict, value) -> str | None:
         return "cached solution is infeasible"
     if recomputed != value["objective"]:
         return f"cached objective {value['objective']} != {recomputed} recomputed"
+    return None
+
+
+def _validate_trivial(key: dict, value) -> str | None:
+    """A cached trivial-solver unit (mean of its draws) is recomputed outright: its draws take
+    milliseconds, and a draw that is not the best one has no solution to check."""
+    from reproduce.harness.grid import evaluate_unit
+    if not isinstance(value, dict) or not isinstance(value.get("draws"), list):
+        return "not a trivial-solver unit (objective and draws)"
+    try:
+        fresh = evaluate_unit(key["problem"], key["family"], key["n"], key["index"],
+                              key["method"], None, "cpu", key.get("t_max", 15))
+    except (KeyError, TypeError, ValueError):
+        return "malformed unit key"
+    for field in ("objective", "draws", "solution"):
+        if value.get(field) != fresh[field]:
+            return f"cached {field} differs from its recomputation"
     return None

@@ -72,3 +72,29 @@ def test_list_heuristic_rejects_maxcut_and_unknown_variant():
         H.list_heuristic("maxcut", nx.path_graph(3))
     with pytest.raises(ValueError, match="variant"):
         H.list_heuristic("mvc", nx.path_graph(3), variant="middle")
+
+
+@given(graphs(max_n=14), st.sampled_from(["mvc", "maxcut", "mis"]), st.text(max_size=12))
+def test_trivial_draws_are_feasible_seeded_by_the_graphs_name_and_reproducible(G, problem, name):
+    """Every draw of the null baseline is feasible and its objective is the solution's; the
+    same name gives the same draws, and the draws are the configured number."""
+    runs = H.trivial_draws(problem, G, name)
+    assert len(runs) == H.TRIVIAL_DRAWS
+    for value, S in runs:
+        assert is_feasible(problem, G, S) and value == objective(problem, G, S)
+    assert [v for v, _ in runs] == [v for v, _ in H.trivial_draws(problem, G, name)]
+
+
+def test_trivial_draws_differ_between_graphs_of_one_size():
+    """One vertex order shared by every graph of a size made the null baseline bimodal on
+    bipartite graphs (a draw either starts on the smaller side or not): the draws' orders are
+    seeded by the graph's name, so graphs of one size get different orders, and on a complete
+    bipartite graph (a maximal independent set is one whole side) both sides occur."""
+    G = nx.complete_bipartite_graph(3, 9)
+    covers = {len(S) for i in range(6) for _, S in H.trivial_draws("mvc", G, f"mvc/kb/12/{i}")}
+    assert covers == {3, 9}
+    orders = {tuple(sorted(S)) for i in range(6)
+              for S in [H.trivial_draws("mis", nx.path_graph(30), f"p/{i}", draws=1)[0][1]]}
+    assert len(orders) > 1
+    with pytest.raises(ValueError, match="positive integer"):
+        H.trivial_draws("mvc", G, "x", draws=0)

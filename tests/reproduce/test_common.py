@@ -47,3 +47,21 @@ def test_validate_unit_rechecks_the_cached_solution():
                                                    "solution": cover})
     assert validate_unit({"family": "er"}, {"objective": 1, "solution": [0]}) == \
         "malformed unit key"
+
+
+def test_a_cached_trivial_unit_is_recomputed_and_any_edited_draw_caught():
+    """The trivial solver's unit (the mean of its draws) is trusted from the cache only when
+    a recomputation gives the same draws: an edit to a draw that is not the best one, which
+    no solution could reveal, is caught, and so is an edited mean."""
+    from reproduce.harness.grid import evaluate_unit
+    from reproduce.harness.unit_check import validate_unit
+    key = {"problem": "mis", "family": "er", "n": 25, "index": 2, "method": "trivial",
+           "t_max": 15}
+    value = evaluate_unit("mis", "er", 25, 2, "trivial", None, "cpu", 15)
+    assert validate_unit(key, value) is None
+    worst = min(range(len(value["draws"])), key=lambda d: value["draws"][d])
+    edited = {**value, "draws": [v + (d == worst) for d, v in enumerate(value["draws"])]}
+    assert "draws differs" in validate_unit(key, edited)
+    bumped = {**value, "objective": 1.0 + value["objective"]}
+    assert "objective differs" in validate_unit(key, bumped)
+    assert "not a trivial-solver unit" in validate_unit(key, {"objective": 3, "solution": [0]})

@@ -171,7 +171,8 @@ def test_seed_claim_counts_seeds_and_only_informative_points():
     got = seed_claim(_records(half, null), list(half), 1.10, null_key="trivial")
     assert got["verdict"] == "seed-dependent" and got["k_of_n"] == "5 of 10"
     assert "s9 fails (er@200: 1.300" in got["per_seed"]
-    assert got["informative"] == "1 of 2 points (1 met by the trivial solver)"
+    assert got["informative"] == ("1 of 2 points (1 met by the trivial solver; its mean ratio: "
+                                  "er 100 1.500, 200 1.050)")
     # nothing informative at all: no seed can hold, the failures still count
     easy = {("er", 100): 1.01, ("er", 200): 1.01}
     got = seed_claim(_records(half, easy), list(half), 1.10, null_key="trivial")
