@@ -216,8 +216,6 @@ def _derive_figure(name: str, cache: dict, figures: Path | None = None) -> None:
             payload = json.loads(path.read_text())
             stored = payload.pop("verdicts", {})
             module = _load_script(Path(name).name)
-            derived = module.derive_verdicts(payload)
-            cache[name] = (stored, derived)
             cache[(name, "dirty")] = dirty_provenance(payload.get("provenance", {}))
             # every summarised number must follow from the raw per-instance records (and
             # those from the cached solutions where present): an edit that flips no verdict
@@ -226,6 +224,10 @@ def _derive_figure(name: str, cache: dict, figures: Path | None = None) -> None:
             cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name,
                                               summarise=_one_argument_summarise(module),
                                               recompute=getattr(module, "recompute", None))
+            # a JSON that drifts or comes from a dirty tree reads drift whatever its rules
+            # say (derive_json), so they are run only on one that does not
+            clean = not cache[(name, "dirty")] and not cache[(name, "rederive")]
+            cache[name] = (stored, module.derive_verdicts(payload) if clean else None)
 
 
 def _derive_figure_alone(name: str, figures: Path) -> dict:

@@ -46,6 +46,7 @@ def summarise(raw: dict, profile: str) -> dict:
                     "rho_degree": _median([u["rho_degree"] for u in cases]),
                     # per case (graph, seed): what the interval rule resamples
                     "cos_next_cases": [u["cos_next"] for u in cases],
+                    "cos_ref_cases": [u["cos_ref"] for u in cases],
                     "rho_degree_cases": [u["rho_degree"] for u in cases]}
     for f, by_n in raw["depth"].items():
         for n, per_seed in by_n.items():
@@ -92,11 +93,12 @@ def repool(result: dict) -> dict:
     an edited pooled number is drift even when it flips no verdict.
 
     Re-derived: per (variant, family, size) the collapse ``zeros_per_seed`` and ``zeros``; the
-    PCA ``cases``, ``cos_next`` and ``rho_degree`` medians; the depth ``ratio_per_seed``,
+    PCA ``cases``, ``cos_next``, ``cos_ref`` (where its cases are stored) and ``rho_degree``
+    medians; the depth ``ratio_per_seed``,
     ``ratio``, ``best_T`` and ``per_seed_best_T``; per latching family and model kind the
     ``cases``, ``latched_count``, ``latched_fraction``, ``flip_early_cases``, ``flip_early`` and
     the Q-semantics counts at the rollout depth.  The plotted-only curves (dead dimensions,
-    the rollout's zeros, ``cos_skip`` / ``cos_ref``, the latching overlap and flips, the
+    the rollout's zeros, ``cos_skip``, the latching overlap and flips, the
     Q-semantics medians) are pooled when the script writes and not kept per case: their cases
     would multiply the JSON's size, and no verdict reads them."""
     import copy
@@ -112,6 +114,8 @@ def repool(result: dict) -> dict:
             for cell in by_n.values():
                 cell["cases"] = len(cell["cos_next_cases"])
                 cell["cos_next"] = _median(cell["cos_next_cases"])
+                if "cos_ref_cases" in cell:     # stored since the projection decides D.3 (2)
+                    cell["cos_ref"] = _median(cell["cos_ref_cases"])
                 cell["rho_degree"] = _median(cell["rho_degree_cases"])
     for by_n in out.get("depth", {}).values():
         for cell in by_n.values():

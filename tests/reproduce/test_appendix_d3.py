@@ -80,7 +80,7 @@ def test_layer_sets_on_constructed_q():
 
 # ------------------------------------------------------------------ verdict rules
 def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=1.0, s2v_flip=0.6,
-            regular_zeros=None, planted=None, cases=300, depth_spread=0.01):
+            regular_zeros=None, planted=None, cases=300, depth_spread=0.01, ref=None):
     best = best or {"er": 5, "regular": 5, "bipartite": 4, "greedy_worst": 15}
 
     def curve(b):
@@ -101,7 +101,11 @@ def _result(zeros=9.0, cos=0.995, rho=0.8, best=None, latched=1.0, s2v_flip=0.6,
                 "cos_next": [None] + [cos] * (L - 2), "cos_skip": [cos] * (L - 2),
                 "cos_ref": [cos] * L, "rho_degree": [None] + [rho] * (L - 1),
                 "cos_next_cases": [[None] + [min(1.0, cos + j)] * (L - 2) for j in jit],
-                "rho_degree_cases": [[None] + [rho + 10 * j] * (L - 1) for j in jit]}
+                "rho_degree_cases": [[None] + [rho + 10 * j] * (L - 1) for j in jit],
+                # Figure 7(c)'s projection on layer 10 per case, when ``ref`` is given
+                **({} if ref is None else {"cos_ref_cases": [
+                    [1.0 if t == S.D3_REF_LAYER else min(1.0, ref + j) for t in range(1, L + 1)]
+                    for j in jit]})}
     pca = {f: {"50": pca_cell(f)} for f in d3.FAMILIES}
     def depth_cases(b):  # 10 seeds x 6 graphs x T: the curve plus noise of +-spread
         return [[[r + depth_spread * (((g * 7 + k * 3 + t) % 5) - 2) / 2
@@ -234,6 +238,29 @@ def test_pca_alignment_rule():
     r["pca"]["shipped"]["er"]["50"]["cos_next_cases"].pop()
     with pytest.raises(ValueError, match="PCA cases"):
         _v(r, "d3-pca-alignment")
+
+
+def test_pca_alignment_is_decided_by_the_projection_on_layer_10_where_stored():
+    """Figure 7(c)'s measure, |cos| of layer t's direction with layer 10's, decides D.3 (2)
+    once the JSON stores it per case; the consecutive-layer reading is shown beside.  A JSON
+    without it is decided on consecutive layers and says so."""
+    v = _v(_result(cos=0.995, ref=0.5), "d3-pca-alignment")
+    assert v["verdict"] == "refuted" and "projection" in v["measure"]
+    assert v["consecutive_reading"].startswith("confirmed")
+    v = _v(_result(cos=0.5, ref=0.995), "d3-pca-alignment")
+    assert v["verdict"] == "confirmed" and v["consecutive_reading"].startswith("refuted")
+    # one layer before 10 off the direction of layer 10 fails the cell
+    r = _result(ref=0.995)
+    for case in r["pca"]["shipped"]["er"]["50"]["cos_ref_cases"]:
+        case[6] = 0.3                                   # layer 7
+    v = _v(r, "d3-pca-alignment")
+    assert v["verdict"] == "qualified" and v["per_seed"].startswith("s0 2 of 3 cells hold")
+    assert "consecutive" in _v(_result(), "d3-pca-alignment")["measure"]
+    # the pooled median is re-derived from the stored cases: an edit is drift
+    from reproduce.appendix_d3_parts.summary import repool
+    r = _result(ref=0.995)
+    r["pca"]["shipped"]["er"]["50"]["cos_ref"] = [0.0] * L
+    assert repool(r)["pca"]["shipped"]["er"]["50"]["cos_ref"][6] == pytest.approx(0.995, abs=0.01)
 
 
 def test_pca_connectivity_rule():
