@@ -71,7 +71,7 @@ from pathlib import Path
 if not __package__:  # run as python reproduce/claims.py
     import _bootstrap  # noqa: F401
 
-from g2s.argtypes import OneLineParser  # noqa: E402
+from g2s.argtypes import OneLineParser, available_cpus  # noqa: E402
 from reproduce.claims_render import (  # noqa: F401 - re-exported: the ledger's rendering
     AREA_PAGES,
     COUNT_NOUNS,
@@ -348,6 +348,15 @@ def refresh_verdicts(name: str, commit: str | None = None) -> Path:
     return path
 
 
+def _parallel() -> list[str]:
+    """pytest-xdist's options to run the tests on every CPU (the suite's own setting), or none
+    where it is not installed."""
+    import importlib.util
+    if importlib.util.find_spec("xdist") is None or available_cpus() < 2:
+        return []
+    return ["-n", str(available_cpus()), "--dist", "loadgroup"]
+
+
 def run_pytest(node_ids: list[str]) -> dict[str, str]:
     """Run the given tests once; map each node id to passed/failed/skipped/missing."""
     if not node_ids:
@@ -361,7 +370,8 @@ def run_pytest(node_ids: list[str]) -> dict[str, str]:
     runnable = sorted({n for n in node_ids if n in known})
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "junit.xml"
-        cmd = [*base, f"--junitxml={xml}", "-o", "junit_family=xunit1", *runnable]
+        cmd = [*base, f"--junitxml={xml}", "-o", "junit_family=xunit1", *_parallel(),
+               *runnable]
         if runnable:
             subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         outcome = {}
@@ -551,7 +561,6 @@ def main(argv=None) -> int:
     except LedgerError as exc:
         print(f"claims: error: {exc}", file=sys.stderr)
         return 1
-    from g2s.argtypes import available_cpus
     derived = derive_all(claims, skip_pytest=args.skip_pytest, workers=available_cpus())
     drift = [(c, derived[c["id"]]) for c in claims if derived[c["id"]]["verdict"] != c["verdict"]]
     for c, d in drift:

@@ -69,14 +69,21 @@ def sota_verdict(claims: dict) -> str:
     return combined_verdict([c["verdict"] for c in claims.values()])
 
 
-def headline_verdicts(folder: Path = DEFAULT_OUT) -> dict:
-    """``{"abs-sota": ..., "intro-three-problems": ...}`` from ``folder``'s figure3.json and
-    figure4.json, with both figures' verdicts re-derived by their scripts."""
+def figure_verdicts(folder: Path = DEFAULT_OUT) -> tuple[dict, dict]:
+    """``(results, verdicts)``: ``folder``'s figure3.json and figure4.json, and both figures'
+    verdicts re-derived by their scripts (what :func:`headline_verdicts` reads)."""
     from reproduce import figure3, figure4
     results = {name: json.loads((Path(folder) / f"{name}.json").read_text())
                for name in ("figure3", "figure4")}
-    verdicts = {"figure3": figure3.derive_verdicts(results["figure3"]),
-                "figure4": figure4.derive_verdicts(results["figure4"])}
+    return results, {"figure3": figure3.derive_verdicts(results["figure3"]),
+                     "figure4": figure4.derive_verdicts(results["figure4"])}
+
+
+def headline_verdicts(folder: Path = DEFAULT_OUT, derived: tuple | None = None) -> dict:
+    """``{"abs-sota": ..., "intro-three-problems": ...}`` from ``folder``'s figure3.json and
+    figure4.json, with both figures' verdicts re-derived by their scripts (``derived``: what
+    :func:`figure_verdicts` gave, when the caller has it)."""
+    results, verdicts = derived if derived is not None else figure_verdicts(folder)
     return {"abs-sota": sota_verdict(sota_claims(results)),
             "intro-three-problems": three_problems_verdict(verdicts),
             "intro-generalizes-types": types_verdict(verdicts)}

@@ -56,30 +56,32 @@ def _batch(G):
     return batch_graphs([G], dtype=torch.float64)
 
 
+@pytest.mark.parametrize("family,n", CASES, ids=[f for f, _ in CASES])
 @pytest.mark.parametrize("problem", P.PROBLEMS)
-def test_equals_literal_random_weights_every_mode(problem):
+def test_equals_literal_random_weights_every_mode(problem, family, n):
+    """Every mode of the fast path gives the literal algorithm's solutions (one test per
+    problem and graph, so they run on every core)."""
     model = _random_model(4)
-    for family, n in CASES:
-        b = _batch(make_graph(family, n, seed=2))
-        lit = algorithm2_literal(model, problem, b, 15)
-        for mode in MODES:
-            assert algorithm2_exact(model, problem, b, 15, **mode).solutions == lit, (family, mode)
+    b = _batch(make_graph(family, n, seed=2))
+    lit = algorithm2_literal(model, problem, b, 15)
+    for mode in MODES:
+        assert algorithm2_exact(model, problem, b, 15, **mode).solutions == lit, (family, mode)
 
 
+@pytest.mark.parametrize("family,n", CASES, ids=[f for f, _ in CASES])
 @pytest.mark.parametrize("problem", P.PROBLEMS)
-def test_float32_rescored_in_float64_equals_literal(problem, monkeypatch):
+def test_float32_rescored_in_float64_equals_literal(problem, family, n, monkeypatch):
     """With a float32 margin as wide as the scores, the screen never settles a decision: every
     one with two or more candidates is decided by the literal's own scores of that state, and
     the answer is the literal's."""
     import g2s.algorithm2.decide as decide
     monkeypatch.setattr(decide, "RELATIVE_MARGIN", 10.0)
     model = _random_model(7)
-    for family, n in CASES:
-        b = _batch(make_graph(family, n, seed=3))
-        st: dict = {}
-        res = algorithm2_exact(model, problem, b, 15, screen=True, batched=False, stats=st)
-        assert res.solutions == algorithm2_literal(model, problem, b, 15), family
-        assert st["float64_rescores"] > 0
+    b = _batch(make_graph(family, n, seed=3))
+    st: dict = {}
+    res = algorithm2_exact(model, problem, b, 15, screen=True, batched=False, stats=st)
+    assert res.solutions == algorithm2_literal(model, problem, b, 15), family
+    assert st["float64_rescores"] > 0
 
 
 def test_each_decision_is_made_once():

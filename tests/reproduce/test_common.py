@@ -31,6 +31,18 @@ def test_run_writes_json_with_provenance(tmp_path):
     assert prov["wall_time_s"] >= 0
 
 
+def test_provenance_names_the_tree_the_run_started_from(tmp_path, monkeypatch):
+    """A run's own writes (a unit cache that ships with the figures) must not make its JSON
+    read as written from a dirty tree: the commit is taken when the run starts."""
+    from reproduce.harness import contract
+    states = iter(["abc", "abc+dirty"])
+    monkeypatch.setattr(contract, "git_commit", lambda: next(states))
+    args = make_parser("demo", "d").parse_args(["--profile", "smoke", "--out", str(tmp_path)])
+    run = Run("demo", args)           # the tree is clean here; the run then writes its cache
+    run.write({"points": [1]})
+    assert json.loads((tmp_path / "demo.json").read_text())["provenance"]["git_commit"] == "abc"
+
+
 def test_validate_unit_rechecks_the_cached_solution():
     """A cached grid unit is trusted only when its solution is feasible on the instance and its
     objective recomputes; the instance graph kept between calls is the right one for each key."""

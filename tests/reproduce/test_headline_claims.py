@@ -5,7 +5,29 @@ the recorded verdict is right: each rule is tested on hand-made inputs, then app
 figures' committed JSON (re-derived by the figure scripts' own ``derive_verdicts``).
 """
 
-from reproduce.headline import headline_verdicts, sota_verdict, three_problems_verdict
+import functools
+
+import pytest
+
+from reproduce.headline import (
+    figure_verdicts,
+    headline_verdicts,
+    sota_verdict,
+    three_problems_verdict,
+)
+
+
+@functools.cache
+def _committed():
+    """The committed Figures 3 and 4 with their re-derived verdicts, derived once per test
+    process (each derivation bootstraps every seed and point: seconds), and the headline
+    verdicts read from them."""
+    derived = figure_verdicts()
+    return derived, headline_verdicts(derived=derived)
+
+
+#: the tests that read :func:`_committed` run in one process (``--dist loadgroup``)
+_ONE_PROCESS = pytest.mark.xdist_group("committed_figures_3_4")
 
 
 def test_rules_on_hand_made_inputs():
@@ -67,38 +89,34 @@ def test_sota_decides_each_seed_against_every_heuristic():
     assert sota_verdict(sota_claims(results(few, few, few))) == "undecided"
 
 
+@_ONE_PROCESS
 def test_intro_three_problems_on_the_committed_json():
     # independent set on ER fails for every one of the ten seeds against the upgraded reference
-    assert headline_verdicts()["intro-three-problems"] == "refuted"
+    assert _committed()[1]["intro-three-problems"] == "refuted"
 
 
+@_ONE_PROCESS
 def test_intro_generalizes_types_on_the_committed_json():
     """The second highlight is Figure 3's within-10% claim on random regular and bipartite
     graphs (the ER-15 model): 5 of 10 seeds hold, seed-dependent."""
-    import json
-
     from reproduce import figure3
-    from reproduce.common import DEFAULT_OUT
     from reproduce.headline import types_verdict
-    assert headline_verdicts()["intro-generalizes-types"] == "seed-dependent"
-    fig3 = figure3.derive_verdicts(json.loads((DEFAULT_OUT / "figure3.json").read_text()))
-    assert fig3["fig3-g2s-within-10pct"]["k_of_n"] == "5 of 10"
+    (_, verdicts), headline = _committed()
+    assert headline["intro-generalizes-types"] == "seed-dependent"
+    assert verdicts["figure3"]["fig3-g2s-within-10pct"]["k_of_n"] == "5 of 10"
     assert figure3.GENERAL_FAMILIES == ("regular", "bipartite")
     edited = {"figure3": {"fig3-g2s-within-10pct": {"verdict": "refuted"}}}
     assert types_verdict(edited) == "refuted"
 
 
+@_ONE_PROCESS
 def test_abs_sota_on_the_committed_json():
     """The seed counts the ledger's evidence quotes, pinned."""
-    import json
-
-    from reproduce.common import DEFAULT_OUT
     from reproduce.headline import sota_claims
-    results = {n: json.loads((DEFAULT_OUT / f"{n}.json").read_text())
-               for n in ("figure3", "figure4")}
+    (results, _), headline = _committed()
     got = {p: (c["verdict"], c["k_of_n"], c["fails"], c["undecided"])
            for p, c in sota_claims(results).items()}
     assert got == {"mvc": ("undecided", "0 of 10", 8, 2),
                    "maxcut": ("seed-dependent", "2 of 10", 8, 0),
                    "mis": ("refuted", "0 of 10", 9, 1)}
-    assert headline_verdicts()["abs-sota"] == "refuted"
+    assert headline["abs-sota"] == "refuted"
