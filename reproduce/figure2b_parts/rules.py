@@ -236,7 +236,8 @@ def derive_verdicts(result: dict) -> dict:
         got = seeds_verdict(decisions, n_informative=len(informative))
         out["intro-25k"] = verdict(got["verdict"], **vals, k_of_n=got["k_of_n"],
                                    fraction_interval=fraction_text(got),
-                                   some_seed=some_seed_text(decisions))
+                                   some_seed=some_seed_text(decisions),
+                                   reachable=reachable_text(got))
     return out
 
 
