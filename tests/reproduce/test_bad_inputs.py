@@ -125,15 +125,14 @@ def figures_copy(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def clean_verdict():
-    """``derive_json(check)`` on the committed figures, derived once per check in this module
-    (every copy of ``figures_copy`` is the same files) instead of once per edit."""
+    """``derive_json(check)`` on the committed figures, each figure derived once in this
+    module (every copy of ``figures_copy`` is the same files, and the claims of one figure
+    share its derivation) instead of once per edit."""
     import reproduce.claims as claims
-    seen = {}
+    derived: dict = {}
 
     def verdict(check):
-        if check not in seen:
-            seen[check] = claims.derive_json(check, {})["verdict"]
-        return seen[check]
+        return claims.derive_json(check, derived)["verdict"]
     return verdict
 
 
