@@ -43,13 +43,14 @@ def _instance(family: str, n: int, index: int):
 
 
 def _trivial_draws(family: str, n: int, index: int, G) -> list[int]:
-    """The null baseline's cover sizes on one graph: the trivial solver of every grid
-    (:func:`g2s.heuristics.trivial_draws`: the complement of a random maximal independent set,
-    :data:`g2s.heuristics.TRIVIAL_DRAWS` draws seeded by the graph's name), each checked; the
-    row's ``trivial_cover`` is their mean.  (It once read the smaller side off a bipartite
-    generator's labels: a second trivial solver, which knows what no solver is told.)"""
-    from g2s.heuristics import trivial_draws
-    return [_check(G, cover) for _, cover in trivial_draws("mvc", G, f"mvc/{family}/{n}/{index}")]
+    """The null baseline's cover sizes on one graph: the draws of every grid's trivial-solver
+    unit (:func:`reproduce.harness.grid.trivial_unit`: the complement of a random maximal
+    independent set, :data:`g2s.heuristics.TRIVIAL_DRAWS` draws seeded by the graph's name,
+    each checked); the row's ``trivial_cover`` is their mean.  (It once read the smaller side
+    off a bipartite generator's labels: a second trivial solver, which knows what no solver is
+    told.)"""
+    from reproduce.harness.grid import trivial_unit
+    return trivial_unit("mvc", family, n, index, G)["draws"]
 
 
 def _check(G, solution) -> int:

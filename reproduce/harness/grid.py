@@ -34,6 +34,7 @@ from reproduce.harness.unit_import import import_units
 
 __all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluate_grid",
            "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG",
+           "trivial_unit",
            "shipped_seeds", "seeds_by_model", "add_seed_mean", "seed_spread", "recipe_models",
            "add_recipe_means",
            "point_intervals"]
@@ -290,7 +291,7 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
     G = instance_graph(family, n, index)
     t0 = time.time()
     if checkpoint is None and method == TRIVIAL:
-        return _trivial_unit(problem, family, n, index, G, t0)
+        return trivial_unit(problem, family, n, index, G, t0)
     if checkpoint is None:
         from g2s.heuristics import run_heuristic
         S, info = run_heuristic(method, problem, G), {}
@@ -306,12 +307,16 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
             "time_s": round(time.time() - t0, 3), "solution": sorted(S)}
 
 
-def _trivial_unit(problem: str, family: str, n: int, index: int, G, t0: float) -> dict:
-    """The null baseline's unit: :data:`g2s.heuristics.TRIVIAL_DRAWS` draws of the trivial
-    solver on the graph (:func:`g2s.heuristics.trivial_draws`, seeded by the graph's name),
-    each checked feasible; ``objective`` is their mean, ``draws`` each draw's objective, and
-    ``solution`` the best draw's (so a draw that beats the reference improves it)."""
+def trivial_unit(problem: str, family: str, n: int, index: int, G,
+                 t0: float | None = None) -> dict:
+    """The null baseline's unit on certified graph ``G`` (family, size, index), for the grids
+    and Figure 2(b) alike: :data:`g2s.heuristics.TRIVIAL_DRAWS` draws of the trivial solver
+    (:func:`g2s.heuristics.trivial_draws`, seeded by the graph's name), each checked feasible;
+    ``objective`` is their mean, ``draws`` each draw's objective, and ``solution`` the best
+    draw's (so a draw that beats the reference improves it).  ``time_s`` counts from ``t0``
+    (default: now)."""
     from g2s.heuristics import trivial_draws
+    t0 = time.time() if t0 is None else t0
     from g2s.problems import SENSE, check_solution
     runs = [(check_solution(problem, G, S), S)
             for _, S in trivial_draws(problem, G, f"{problem}/{family}/{n}/{index}")]
