@@ -44,12 +44,12 @@ def _instance(family: str, n: int, index: int):
 
 def _trivial_draws(family: str, n: int, index: int, G) -> list[int]:
     """The null baseline's cover sizes on one graph: the draws of every grid's trivial-solver
-    unit (:func:`reproduce.harness.grid.trivial_unit`: the complement of a random maximal
+    unit (:func:`reproduce.harness.unit_check.trivial_unit`: the complement of a random maximal
     independent set, :data:`g2s.heuristics.TRIVIAL_DRAWS` draws seeded by the graph's name,
     each checked); the row's ``trivial_cover`` is their mean.  (It once read the smaller side
     off a bipartite generator's labels: a second trivial solver, which knows what no solver is
     told.)"""
-    from reproduce.harness.grid import trivial_unit
+    from reproduce.harness.unit_check import trivial_unit
     return trivial_unit("mvc", family, n, index, G)["draws"]
 
 

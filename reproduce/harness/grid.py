@@ -29,12 +29,11 @@ from g2s.heuristics import TRIVIAL
 from reproduce.harness import rebuild
 from reproduce.harness.contract import DEFAULT_OUT, Run, script_main
 from reproduce.harness.engine import Job, run_jobs
-from reproduce.harness.unit_check import validate_unit
+from reproduce.harness.unit_check import trivial_unit, validate_unit
 from reproduce.harness.unit_import import import_units
 
 __all__ = ["add_model_options", "model_script", "sha", "evaluate_unit", "evaluate_grid",
            "summarise", "snapshot", "checkpoint_meta", "worst_point", "fmt_worst", "CODE_TAG",
-           "trivial_unit",
            "shipped_seeds", "seeds_by_model", "add_seed_mean", "seed_spread", "recipe_models",
            "add_recipe_means",
            "point_intervals"]
@@ -305,26 +304,6 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
                                    resume=resume if model.variable_depth else None)
     return {"objective": check_solution(problem, G, S), "best_T": info.get("best_T"),
             "time_s": round(time.time() - t0, 3), "solution": sorted(S)}
-
-
-def trivial_unit(problem: str, family: str, n: int, index: int, G,
-                 t0: float | None = None) -> dict:
-    """The null baseline's unit on certified graph ``G`` (family, size, index), for the grids
-    and Figure 2(b) alike: :data:`g2s.heuristics.TRIVIAL_DRAWS` draws of the trivial solver
-    (:func:`g2s.heuristics.trivial_draws`, seeded by the graph's name), each checked feasible;
-    ``objective`` is their mean, ``draws`` each draw's objective, and ``solution`` the best
-    draw's (so a draw that beats the reference improves it).  ``time_s`` counts from ``t0``
-    (default: now)."""
-    from g2s.heuristics import trivial_draws
-    t0 = time.time() if t0 is None else t0
-    from g2s.problems import SENSE, check_solution
-    runs = [(check_solution(problem, G, S), S)
-            for _, S in trivial_draws(problem, G, f"{problem}/{family}/{n}/{index}")]
-    objs = [o for o, _ in runs]
-    sign = 1 if SENSE[problem] == "min" else -1
-    best = min(runs, key=lambda r: sign * r[0])[1]
-    return {"objective": float(np.mean(objs)), "draws": objs, "best_T": None,
-            "time_s": round(time.time() - t0, 3), "solution": sorted(best)}
 
 
 #: peak memory of one unit (Algorithm 2, one torch thread, measured when the grid was built:
