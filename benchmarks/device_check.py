@@ -193,6 +193,8 @@ def _state_step(path: Path) -> int | None:
 def _worker(queue, lock, path, deadline, device, state_dir, seed_dir, save_every_s):
     import shutil
 
+    from reproduce.harness.engine import worker_start
+    worker_start()      # silent on Ctrl-C, ended with the client (as every pool worker)
     import torch
     torch.set_num_threads(1)
     while time.time() < deadline:
@@ -294,10 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder for the JSON outputs (created if missing)")
     p.add_argument("--budget-s", type=argtypes.time_limit, default=480,
                    help="stop starting units after this many seconds (default 480)")
-    p.add_argument("--workers", type=argtypes.positive_int, default=6,
-                   action=argtypes.WorkersAction,
-                   help="GPU worker processes (default 6; at most the CPUs this process may "
-                        "use)")
+    p.add_argument("--workers", type=argtypes.positive_int,
+                   default=min(6, argtypes.available_cpus()), action=argtypes.WorkersAction,
+                   help="GPU worker processes (default 6, or the CPUs this process may use "
+                        "when fewer; at most those CPUs)")
     p.add_argument("--device", default="cuda", choices=("cuda", "cpu"),
                    help="where the units run (default cuda; cpu: a local check)")
     p.add_argument("--limit", type=argtypes.positive_int, default=None,
@@ -358,10 +360,38 @@ def main(argv=None) -> dict:
             "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
             "cpu_count": os.cpu_count()}
     print(info, flush=True)
+    import signal
+
+    def _raise(signum, frame):
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+    signal.signal(signal.SIGTERM, _raise)
+    started: list = []      # the processes to end on a signal
+    try:
+        return _run(args, units, info, t_start, deadline, started)
+    except KeyboardInterrupt as exc:
+        for proc in started:        # the agreement pool, then the unit workers
+            proc.terminate()
+        for proc in started:
+            if isinstance(proc, mp.process.BaseProcess):
+                proc.join(10)
+        name = str(exc) or "SIGINT"
+        sys.stderr.write(f"device_check: interrupted by {name}; the finished units are in "
+                         f"{args.out / 'units.jsonl'}, the started ones resume from "
+                         f"{args.out / 'resume'}\n")
+        raise SystemExit(128 + signal.Signals[name]) from None
+
+
+def _run(args, units, info, t_start, deadline, started) -> dict:
+    """The agreement check and the units on their workers (``started``: every process, for
+    :func:`main` to end on a signal)."""
+    from reproduce.harness.engine import signals_held, worker_start
     ctx = mp.get_context("spawn")
     cases = [(f, n // 3) for f, n in AGREE_CASES] if args.smoke else AGREE_CASES
     jobs = [(pr, f, n) for pr in ("mvc", "maxcut", "mis") for f, n in cases]
-    pool = ctx.Pool(min(len(jobs), max(1, (os.cpu_count() or 2) - args.workers - 1)))
+    with signals_held():    # a worker inherits the mask until worker_start
+        pool = ctx.Pool(min(len(jobs), max(1, (os.cpu_count() or 2) - args.workers - 1)),
+                        initializer=worker_start)
+    started.append(pool)
     literal = pool.map_async(_literal_job, jobs)
     # the units start at once; agreement is checked while they run
     queue, lock = ctx.Queue(), ctx.Lock()
@@ -373,8 +403,10 @@ def main(argv=None) -> dict:
     procs = [ctx.Process(target=_worker, args=(queue, lock, path, deadline, args.device,
                                                state_dir, args.resume_dir, args.save_every_s))
              for _ in range(args.workers)]
-    for pr in procs:
-        pr.start()
+    with signals_held():
+        for pr in procs:
+            pr.start()
+    started.extend(procs)
     agree = []
     t0 = time.time()
     cuda = {job: _cuda_solutions(job, args.device) for job in jobs}

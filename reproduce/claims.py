@@ -247,13 +247,16 @@ def derive_figures(names, cache: dict, workers: int = 1) -> None:
         for name in todo:
             _derive_figure(name, cache)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    # spawn: a worker imports the scripts afresh (no state of this process is copied)
-    with ProcessPoolExecutor(min(workers, len(todo)),
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
-        for part in pool.map(_derive_figure_alone, todo, [FIGURES] * len(todo)):
-            cache.update(part)
+    from reproduce.harness.engine import LocalPool
+    # spawn: a worker imports the scripts afresh (no state of this process is copied); a
+    # signal ends the workers at once, each silent (LocalPool)
+    pool = LocalPool(min(workers, len(todo)))
+    try:
+        futures = [pool.submit(_derive_figure_alone, name, FIGURES) for name in todo]
+        for future in futures:
+            cache.update(future.result())
+    finally:
+        pool.shutdown()
 
 
 def derive_json(check: str, cache: dict) -> dict:

@@ -308,7 +308,7 @@ def interruptible(prog: str):
     """Ctrl-C (SIGINT) and SIGTERM inside the block end the script with one line on stderr
     and exit ``128 + signal`` (130, 143), never a traceback.  The signal unwinds the block as
     an exception, so a process pool open in it ends its workers on the way out
-    (:meth:`reproduce.harness.engine._Pool.shutdown`) and every unit finished before it is
+    (:meth:`reproduce.harness.engine.LocalPool.shutdown`) and every unit finished before it is
     already in the cache: a rerun resumes."""
     main = threading.current_thread() is threading.main_thread()
     previous = {}

@@ -48,7 +48,8 @@ from typing import Any
 
 from g2s.optional import reraise_interrupt
 
-__all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "DaskPool",
+__all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "DaskPool", "LocalPool",
+           "worker_start", "signals_held",
            "CONNECT_TIMEOUT_S", "DEFAULT_PORT", "scheduler_address", "probe_scheduler"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -151,14 +152,19 @@ _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 @contextlib.contextmanager
-def _signals_held():
+def signals_held():
     """Block SIGINT and SIGTERM in this thread while workers may be started: a worker
     inherits the mask, so a Ctrl-C during its seconds of start-up (before
-    :func:`_single_thread`) cannot break its imports with a traceback; a signal to this
+    :func:`worker_start`) cannot break its imports with a traceback; a signal to this
     process meanwhile is delivered once the block ends (or to another thread at once)."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return
+    # The resource tracker starts with the first worker, and unblocks SIGINT and SIGTERM in
+    # this thread after it has started, which would leave the workers that follow unprotected:
+    # it is started first, outside the block.
+    from multiprocessing import resource_tracker
+    resource_tracker.ensure_running()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         yield
@@ -166,7 +172,7 @@ def _signals_held():
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _single_thread() -> None:
+def worker_start() -> None:
     """A local pool worker's start: one thread per numerical library; Ctrl-C ignored (the
     terminal sends it to the whole process group: the client ends the workers itself, so
     none prints a traceback of its own); and, on Linux, SIGTERM when the client dies, so a
@@ -177,7 +183,7 @@ def _single_thread() -> None:
         sys.modules["torch"].set_num_threads(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):   # started with them blocked (_signals_held)
+    if hasattr(signal, "pthread_sigmask"):   # started with them blocked (signals_held)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     if sys.platform.startswith("linux"):
         try:
@@ -187,18 +193,19 @@ def _single_thread() -> None:
             pass
 
 
-class _Pool:
+class LocalPool:
     """The local process pool (spawn, so torch and threads start clean in every worker; one
-    thread per worker, as Dask's workers)."""
+    thread per worker, as Dask's workers), whose workers never outlive a signal to the client
+    (:func:`worker_start`, :meth:`shutdown`); every script that starts processes uses it."""
 
     def __init__(self, workers: int):
         from multiprocessing import get_context
-        with _signals_held():
+        with signals_held():
             self.pool = cf.ProcessPoolExecutor(workers, mp_context=get_context("spawn"),
-                                               initializer=_single_thread)
+                                               initializer=worker_start)
 
     def submit(self, fn, *args, memory: int | None = None):
-        with _signals_held():   # a worker may be started here
+        with signals_held():   # a worker may be started here
             return self.pool.submit(fn, *args)
 
     @staticmethod
@@ -302,13 +309,13 @@ def _shipped_by_value(fn):
                               fn.__name__, fn.__defaults__)
 
 
-def open_pool(args) -> _Pool | DaskPool | None:
+def open_pool(args) -> LocalPool | DaskPool | None:
     """The pool ``args`` ask for (``--scheduler``, ``--workers``); None: run in this process.
     The caller calls ``shutdown()`` when done."""
     scheduler, workers = getattr(args, "scheduler", None), getattr(args, "workers", 1)
     if scheduler:
         return DaskPool(scheduler, workers)
-    return _Pool(workers) if workers > 1 else None
+    return LocalPool(workers) if workers > 1 else None
 
 
 def run_jobs(run, jobs: list[Job], desc: str | None = None, pool=None) -> list[Any]:

@@ -201,3 +201,41 @@ def test_families_and_models_refuse_bad_values(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
         parser.parse_args(argv)
     assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+_MASK_CHILD = '''
+import signal, sys
+def blocked():
+    sys.exit(0 if {signal.SIGINT, signal.SIGTERM} <= signal.pthread_sigmask(signal.SIG_BLOCK, [])
+             else 1)
+'''
+
+_MASK_PARENT = '''
+import multiprocessing as mp, sys
+sys.path.insert(0, sys.argv[1])
+import child
+from reproduce.harness.engine import signals_held
+ctx = mp.get_context("spawn")
+with signals_held():
+    procs = [ctx.Process(target=child.blocked) for _ in range(2)]
+    for p in procs:
+        p.start()
+for p in procs:
+    p.join()
+print([p.exitcode for p in procs])
+'''
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_sigmask"), reason="POSIX only")
+def test_every_worker_started_while_signals_are_held_starts_with_them_blocked(tmp_path):
+    """A worker must not see Ctrl-C before its start-up has ignored it: the resource tracker,
+    which starts with the first worker, unblocks the signals in the starting thread, and so
+    once left every worker after the first unprotected."""
+    import subprocess
+    import sys
+    (tmp_path / "child.py").write_text(_MASK_CHILD)
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", _MASK_PARENT, str(tmp_path)], cwd=root,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["[0,", "0]"], out.stdout

@@ -145,6 +145,70 @@ def test_a_signal_ends_the_script_and_every_process_it_started(tmp_path, name, a
 @pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
                     reason="needs 2 CPUs for 2 workers, and Linux process groups")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ends_the_claims_check_and_its_workers_at_once(sig):
+    """The claims check derives the figure JSONs on worker processes: a signal ends them at
+    once (it used to wait for the queued figures, half a minute), each silent (a worker once
+    printed its own traceback on Ctrl-C)."""
+    proc = subprocess.Popen([sys.executable, _script("claims"), "--check", "--skip-pytest"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        kids = _workers_started(proc, 2)
+        t0 = time.monotonic()
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        waited = time.monotonic() - t0
+        err = err.decode()
+        assert proc.returncode == 128 + sig, err
+        assert "Traceback" not in err, err
+        assert err.strip().splitlines()[-1].startswith(
+            f"reproduce/claims.py: interrupted by {signal.Signals(sig).name}"), err
+        assert sum("interrupted" in line for line in err.splitlines()) == 1, err
+        assert waited < 15, f"{waited:.0f} s from the signal to the exit"
+        alive = _wait_gone(kids, timeout=15)
+        assert not alive, alive
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
+                    reason="needs 2 CPUs for 2 workers, and Linux process groups")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ends_the_device_check_and_its_workers(tmp_path, sig):
+    """The device check (here on the CPU) starts unit workers and an agreement pool: a signal
+    ends them all, in one line naming where the finished and the started units are."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "device_check.py"),
+                             "--device", "cpu", "--smoke", "--workers", "2", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        kids = _workers_started(proc, 3)    # two unit workers and one agreement worker
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        err = err.decode()
+        assert proc.returncode == 128 + sig, err
+        assert "Traceback" not in err, err
+        assert err.strip().splitlines() == [
+            f"device_check: interrupted by {signal.Signals(sig).name}; the finished units are "
+            f"in {out / 'units.jsonl'}, the started ones resume from {out / 'resume'}"], err
+        alive = _wait_gone(kids, timeout=15)
+        assert not alive, alive
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
+                    reason="needs 2 CPUs for 2 workers, and Linux process groups")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_all_py_interrupted_during_a_step_is_one_line_each_and_exit_128_plus_signal(sig):
     """Ctrl-C reaches all.py and its step (the process group); SIGTERM to all.py alone is
     passed on to the step.  The step (Theorem 1 at its default profile: minutes) is stopped
