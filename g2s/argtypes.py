@@ -18,7 +18,7 @@ __all__ = ["positive_int", "int_from_1_to", "nonnegative_int",
            "positive_float", "nonnegative_float",
            "probability", "seed", "boolean", "output_file", "output_dir", "SEED_MAX",
            "available_cpus", "ThreadsAction", "WorkersAction", "OneLineParser",
-           "MAX_SECONDS", "time_limit"]
+           "MAX_SECONDS", "time_limit", "optional_time_limit"]
 
 #: seeds go to numpy, torch and CP-SAT; CP-SAT's ``random_seed`` is a signed 32-bit integer
 SEED_MAX = 2**31 - 1
@@ -102,6 +102,13 @@ def time_limit(text: str) -> float:
     value = _float(text)
     return _require(value, 0 < value <= MAX_SECONDS,
                     f"a number of seconds above 0 and at most {MAX_SECONDS:,} (a week)", text)
+
+
+def optional_time_limit(text: str) -> float:
+    """A time limit that 0 turns off: 0, or a :func:`time_limit`."""
+    value = _float(text)
+    return _require(value, 0 <= value <= MAX_SECONDS,
+                    f"a number of seconds from 0 (off) to {MAX_SECONDS:,} (a week)", text)
 
 
 def nonnegative_float(text: str) -> float:

@@ -179,9 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--time-limit", type=argtypes.time_limit, default=DEFAULT_TIME_LIMIT)
     u = sub.add_parser("upgrade", help="strengthen every stored entry that is not proven "
                        "optimal: best known solution, optionally a tighter bound")
-    u.add_argument("--budget", type=argtypes.positive_float, default=5.0,
+    u.add_argument("--budget", type=argtypes.time_limit, default=5.0,
                    help="seconds for the best-known solver per graph (default 5)")
-    u.add_argument("--bound-time-limit", type=argtypes.nonnegative_float, default=0.0,
+    u.add_argument("--bound-time-limit", type=argtypes.optional_time_limit, default=0.0,
                    help="seconds for the warm-started 0/1 programs per graph, for a tighter "
                         "bound (default 0: keep the stored bounds)")
     u.add_argument("--seed", type=argtypes.seed, default=0, help="solver seed (default 0)")

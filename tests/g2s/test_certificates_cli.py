@@ -63,6 +63,27 @@ def test_a_false_bound_that_greedy_beats_fails_verify(small_mvc_er):
     assert rc == 1 and len(err) == 1 and "mvc/er/25/1: bound 24 is refuted" in err[0]
 
 
+def test_a_bound_below_what_the_eigenvalue_bound_proves_fails_verify(tmp_path):
+    """A max cut bound credited to the eigenvalue bound is recomputed: one lowered below it
+    (yet above the cut found, so no heuristic refutes it) fails, the line naming the entry."""
+    doc = json.loads(cert.certificate_path("maxcut", "er").read_text())
+    key = next(k for k, e in doc["instances"].items() if e.get("bound_by") == "eigenvalue")
+    doc["instances"] = {key: doc["instances"][key]}
+    folder = tmp_path / "certs"
+    folder.mkdir()
+    path = folder / "maxcut_er.json"
+    path.write_text(json.dumps(doc))
+    rc, out, _ = _run("verify", "--directory", str(folder))
+    assert rc == 0 and "maxcut/er: 1 verified" in out
+    e = doc["instances"][key]
+    assert e["bound"] - 1 > e["objective"]
+    e["bound"] -= 1
+    path.write_text(json.dumps(doc))
+    rc, _, err = _run("verify", "--directory", str(folder))
+    assert rc == 1 and len(err) == 1, err
+    assert f"maxcut/er/{key}: bound {e['bound']} is credited to the eigenvalue bound" in err[0]
+
+
 def test_a_string_objective_is_named_as_such(small_mvc_er):
     path = small_mvc_er / "mvc_er.json"
     doc = json.loads(path.read_text())
@@ -106,6 +127,8 @@ def test_an_unreadable_certificate_file_is_one_line_naming_it(tmp_path, command,
     ["upgrade", "--seed", "-1"],
     ["upgrade", "--family", "bogus"],
     ["upgrade", "--bound-time-limit", "inf"],
+    ["upgrade", "--budget", "1e308"],
+    ["upgrade", "--bound-time-limit", "1e308"],
 ])
 def test_bad_build_and_upgrade_options_are_refused_and_write_nothing(tmp_path, args):
     out_dir = tmp_path / "certs"

@@ -125,7 +125,13 @@ def test_max_cut_rows_are_bounded_by_memory_not_by_the_time_limit():
     assert programs.triangle_budget(3600) == programs.triangle_budget(1e300) == \
         programs.MAX_TRIANGLES
     assert programs.triangle_budget(0.5) == 500
+    # the rows stop at the budget on a graph with more triangles than it (about 25,000 here;
+    # the ceiling itself would take a graph of a million rows), and hold every triangle below
     G = nx.gnp_random_graph(60, 0.9, seed=0)
     idx = {v: i for i, v in enumerate(G)}
+    triangles = sum(nx.triangles(G).values()) // 3
+    assert triangles > 2_000
+    _, _, rows = programs._cut_structure(G, idx, 2_000)
+    assert len(rows) == 4 * 2_000
     _, _, rows = programs._cut_structure(G, idx, programs.triangle_budget(1e6))
-    assert len(rows) <= 4 * programs.MAX_TRIANGLES
+    assert len(rows) == 4 * min(triangles, programs.MAX_TRIANGLES)
