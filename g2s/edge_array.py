@@ -101,6 +101,23 @@ class EdgeArray:
         return int(self.edges.shape[0])
 
     @cached_property
+    def _neighbour_csr(self) -> sparse.csr_array:
+        """Both directions of every edge, by position (built once)."""
+        e = self.edges
+        both = np.concatenate([e, e[:, ::-1]]) if e.size else e
+        ones = np.ones(both.shape[0], dtype=np.int8)
+        return sparse.csr_array((ones, (both[:, 0], both[:, 1])), shape=(self.n, self.n))
+
+    def neighbors(self, v) -> list:
+        """The neighbours of vertex ``v`` (as :meth:`networkx.Graph.neighbors`, in position
+        order): what the heuristics read, so they run on the edge array without a networkx
+        copy of the graph."""
+        i = self._position[v]
+        A = self._neighbour_csr
+        at = A.indices[A.indptr[i]:A.indptr[i + 1]].tolist()
+        return at if self.labels is None else [self.labels[j] for j in at]
+
+    @cached_property
     def _position(self) -> dict:
         return {v: i for i, v in enumerate(self.nodes)}
 

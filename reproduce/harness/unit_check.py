@@ -49,12 +49,12 @@ def validate_unit(key: dict, value) -> str | None:
 def _validate_trivial(key: dict, value) -> str | None:
     """A cached trivial-solver unit (mean of its draws) is recomputed outright: its draws take
     milliseconds, and a draw that is not the best one has no solution to check."""
-    from g2s.reference.certificates import instance_graph
+    from g2s.graphs import instance_edges
     if not isinstance(value, dict) or not isinstance(value.get("draws"), list):
         return "not a trivial-solver unit (objective and draws)"
     try:
         fresh = trivial_unit(key["problem"], key["family"], key["n"], key["index"],
-                             instance_graph(key["family"], key["n"], key["index"]))
+                             instance_edges(key["family"], key["n"], key["index"]))
     except (KeyError, TypeError, ValueError):
         return "malformed unit key"
     for field in ("objective", "draws", "solution"):
@@ -65,8 +65,9 @@ def _validate_trivial(key: dict, value) -> str | None:
 
 def trivial_unit(problem: str, family: str, n: int, index: int, G,
                  t0: float | None = None) -> dict:
-    """The null baseline's unit on certified graph ``G`` (family, size, index), for the grids
-    and Figure 2(b) alike: :data:`g2s.heuristics.TRIVIAL_DRAWS` draws of the trivial solver
+    """The null baseline's unit on certified graph ``G`` (family, size, index; a networkx
+    graph or, ten times faster on large graphs, its :class:`~g2s.edge_array.EdgeArray`:
+    the same answer), for the grids and Figure 2(b) alike: :data:`g2s.heuristics.TRIVIAL_DRAWS` draws of the trivial solver
     (:func:`g2s.heuristics.trivial_draws`, seeded by the graph's name), each checked feasible;
     ``objective`` is their mean, ``draws`` each draw's objective, and ``solution`` the best
     draw's (so a draw that beats the reference improves it).  ``time_s`` counts from ``t0``

@@ -98,3 +98,15 @@ def test_trivial_draws_differ_between_graphs_of_one_size():
     assert len(orders) > 1
     with pytest.raises(ValueError, match="positive integer"):
         H.trivial_draws("mvc", G, "x", draws=0)
+
+
+@given(graphs(), st.integers(0, 2**32 - 1), st.sampled_from(["mvc", "mis", "maxcut"]))
+def test_the_trivial_solver_gives_the_same_answer_on_the_edge_array(G, seed, problem):
+    """The trivial solver reads only ``nodes`` and ``neighbors``: on a graph's edge array (the
+    unit checks' fast path) it gives the networkx graph's answer, draw for draw."""
+    from g2s.edge_array import EdgeArray
+    E = EdgeArray.of(G)
+    assert H.trivial_solution(problem, E, seed) == H.trivial_solution(problem, G, seed)
+    assert H.trivial_draws(problem, E, "x/y/1/2", 3) == H.trivial_draws(problem, G, "x/y/1/2", 3)
+    for v in G:
+        assert sorted(E.neighbors(v), key=repr) == sorted(G.neighbors(v), key=repr)
