@@ -15,6 +15,7 @@ Invariants:
 import numpy as np
 
 from reproduce.harness.verdicts.recipes import (
+    NULL_CLAIM_SUFFIX,
     null_claim,
     recipe_view,
     recipes_in,
@@ -114,3 +115,16 @@ def test_the_learning_null_pairs_each_seed_with_its_initialisation():
     three = {k: v for k, v in better.items() if k[-1] in "012"}
     got = null_claim(_records(three), n_resamples=999)
     assert got["verdict"] == "undecided" and got["reachable"] == "cannot be decided with 3 seeds"
+
+
+def test_a_learning_null_claim_shows_no_verdict_under_the_untrained_null_itself():
+    """Under the untrained "recipe" a learning-null claim would compare the untrained model
+    with itself: its by_recipe leaves that entry out, while another claim shows it."""
+    levels = {"g2s_rnn_s0": 1.3, "g2s_rnn_untrained_s0": 1.02}
+    targets = {"paper": (0,), "untrained": (0,)}
+    def derive(result):
+        return {"toy": _derive(result)["toy"], f"toy{NULL_CLAIM_SUFFIX}": _derive(result)["toy"]}
+    out = with_recipes({"instances": _records(levels)}, derive,
+                       ["toy", f"toy{NULL_CLAIM_SUFFIX}"], targets)
+    assert "untrained" in out["toy"]["by_recipe"]
+    assert "untrained" not in out[f"toy{NULL_CLAIM_SUFFIX}"]["by_recipe"]

@@ -47,10 +47,14 @@ from reproduce.harness.verdicts.seeds import (
     seeds_verdict,
 )
 
-__all__ = ["ENCODER", "model_name", "recipe_view", "recipes_in", "with_recipes", "null_claim",
+__all__ = ["ENCODER", "NULL_CLAIM_SUFFIX", "model_name", "recipe_view", "recipes_in", "with_recipes", "null_claim",
            "null_parts", "robustness"]
 
 ENCODER = "g2s_rnn"
+#: every learning-null claim's id ends so (``fig3-training-beats-untrained``): its verdict under
+#: the untrained "recipe" would compare the untrained model with itself, so its ``by_recipe``
+#: leaves that entry out
+NULL_CLAIM_SUFFIX = "-training-beats-untrained"
 _KEY = re.compile(rf"^{ENCODER}(?:_(?!s\d+$)(?P<recipe>[a-z][a-z0-9]*?))?(?:_s(?P<seed>\d+))?$")
 
 
@@ -170,7 +174,8 @@ def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[
         for c in claims:
             words[c][r] = got[c]["verdict"] if full and c in got else "pending"
     for c in claims:
-        by = words[c]
+        by = {r: w for r, w in words[c].items()
+              if not (r == UNTRAINED and c.endswith(NULL_CLAIM_SUFFIX))}
         word, note = robustness(by, targets)
         rec = out[c]
         rec["by_recipe"] = ", ".join(f"{RECIPES[r].label} {w}" for r, w in by.items()) or \
