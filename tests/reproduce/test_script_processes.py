@@ -108,52 +108,15 @@ def _workers_started(proc: subprocess.Popen, count: int, timeout: float = 120.0)
     raise AssertionError(f"no {count} workers within {timeout} s")
 
 
-@pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
-                    reason="needs 2 CPUs for 2 workers, and Linux process groups")
-@pytest.mark.parametrize("name,args,sig", [
-    ("figure3", ["--profile", "smoke", "--full", "--no-cache"], signal.SIGTERM),
-    ("figure3", ["--profile", "smoke", "--full", "--no-cache"], signal.SIGINT),
-    ("theorem1", ["--profile", "smoke", "--no-cache"], signal.SIGTERM),
-])
-def test_a_signal_ends_the_script_and_every_process_it_started(tmp_path, name, args, sig):
-    """SIGTERM to the script alone, SIGINT to its process group (Ctrl-C at a terminal)."""
-    out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, _script(name), *args, "--workers", "2",
-                             "--out", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        kids = _workers_started(proc, 2)
-        if sig == signal.SIGINT:
-            os.killpg(proc.pid, sig)
-        else:
-            proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
-        err = err.decode()
-        assert proc.returncode == 128 + sig, err
-        assert "Traceback" not in err, err
-        last = err.strip().splitlines()[-1]
-        assert last.startswith(f"reproduce/{name}.py: interrupted by {signal.Signals(sig).name}")
-        assert sum("interrupted" in line for line in err.splitlines()) == 1, err
-        alive = _wait_gone(kids, timeout=15)
-        assert not alive, alive
-        assert not (out / f"{name}.json").exists()
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-
-
-@pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
-                    reason="needs 2 CPUs for 2 workers, and Linux process groups")
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_ends_the_claims_check_and_its_workers_at_once(sig):
-    """The claims check derives the figure JSONs on worker processes: a signal ends them at
-    once (it used to wait for the queued figures, half a minute), each silent (a worker once
-    printed its own traceback on Ctrl-C)."""
-    proc = subprocess.Popen([sys.executable, _script("claims"), "--check", "--skip-pytest"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+def _interrupted(cmd: list[str], sig: int, workers: int) -> tuple[str, float]:
+    """Run ``cmd`` in its own session, and once ``workers`` worker processes run, send it
+    ``sig``: SIGINT to its process group (Ctrl-C at a terminal), SIGTERM to the script alone.
+    Asserts the exit status 128 + sig, no traceback, and every process it started gone;
+    returns its standard error and the seconds from the signal to the exit."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
     try:
-        kids = _workers_started(proc, 2)
+        kids = _workers_started(proc, workers)
         t0 = time.monotonic()
         if sig == signal.SIGINT:
             os.killpg(proc.pid, sig)
@@ -164,50 +127,64 @@ def test_a_signal_ends_the_claims_check_and_its_workers_at_once(sig):
         err = err.decode()
         assert proc.returncode == 128 + sig, err
         assert "Traceback" not in err, err
-        assert err.strip().splitlines()[-1].startswith(
-            f"reproduce/claims.py: interrupted by {signal.Signals(sig).name}"), err
-        assert sum("interrupted" in line for line in err.splitlines()) == 1, err
-        assert waited < 15, f"{waited:.0f} s from the signal to the exit"
         alive = _wait_gone(kids, timeout=15)
         assert not alive, alive
+        return err, waited
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-@pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
-                    reason="needs 2 CPUs for 2 workers, and Linux process groups")
+_NEEDS_TWO_CPUS = pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
+                                     reason="needs 2 CPUs for 2 workers, and Linux process "
+                                            "groups")
+
+
+@_NEEDS_TWO_CPUS
+@pytest.mark.parametrize("name,args,sig", [
+    ("figure3", ["--profile", "smoke", "--full", "--no-cache"], signal.SIGTERM),
+    ("figure3", ["--profile", "smoke", "--full", "--no-cache"], signal.SIGINT),
+    ("theorem1", ["--profile", "smoke", "--no-cache"], signal.SIGTERM),
+])
+def test_a_signal_ends_the_script_and_every_process_it_started(tmp_path, name, args, sig):
+    out = tmp_path / "out"
+    err, _ = _interrupted([sys.executable, _script(name), *args, "--workers", "2",
+                           "--out", str(out)], sig, workers=2)
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"reproduce/{name}.py: interrupted by {signal.Signals(sig).name}")
+    assert sum("interrupted" in line for line in err.splitlines()) == 1, err
+    assert not (out / f"{name}.json").exists()
+
+
+@_NEEDS_TWO_CPUS
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ends_the_claims_check_and_its_workers_at_once(sig):
+    """The claims check derives the figure JSONs on worker processes: a signal ends them at
+    once (it used to wait for the queued figures, half a minute), each silent (a worker once
+    printed its own traceback on Ctrl-C)."""
+    err, waited = _interrupted([sys.executable, _script("claims"), "--check",
+                                "--skip-pytest"], sig, workers=2)
+    assert err.strip().splitlines()[-1].startswith(
+        f"reproduce/claims.py: interrupted by {signal.Signals(sig).name}"), err
+    assert sum("interrupted" in line for line in err.splitlines()) == 1, err
+    assert waited < 15, f"{waited:.0f} s from the signal to the exit"
+
+
+@_NEEDS_TWO_CPUS
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_ends_the_device_check_and_its_workers(tmp_path, sig):
     """The device check (here on the CPU) starts unit workers and an agreement pool: a signal
     ends them all, in one line naming where the finished and the started units are."""
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "device_check.py"),
-                             "--device", "cpu", "--smoke", "--workers", "2", "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    try:
-        kids = _workers_started(proc, 3)    # two unit workers and one agreement worker
-        if sig == signal.SIGINT:
-            os.killpg(proc.pid, sig)
-        else:
-            proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
-        err = err.decode()
-        assert proc.returncode == 128 + sig, err
-        assert "Traceback" not in err, err
-        assert err.strip().splitlines() == [
-            f"device_check: interrupted by {signal.Signals(sig).name}; the finished units are "
-            f"in {out / 'units.jsonl'}, the started ones resume from {out / 'resume'}"], err
-        alive = _wait_gone(kids, timeout=15)
-        assert not alive, alive
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    err, _ = _interrupted([sys.executable, str(ROOT / "benchmarks" / "device_check.py"),
+                           "--device", "cpu", "--smoke", "--workers", "2", "--out", str(out)],
+                          sig, workers=3)    # two unit workers and one agreement worker
+    assert err.strip().splitlines() == [
+        f"device_check: interrupted by {signal.Signals(sig).name}; the finished units are "
+        f"in {out / 'units.jsonl'}, the started ones resume from {out / 'resume'}"], err
 
 
-@pytest.mark.skipif(available_cpus() < 2 or sys.platform != "linux",
-                    reason="needs 2 CPUs for 2 workers, and Linux process groups")
+@_NEEDS_TWO_CPUS
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_all_py_interrupted_during_a_step_is_one_line_each_and_exit_128_plus_signal(sig):
     """Ctrl-C reaches all.py and its step (the process group); SIGTERM to all.py alone is
@@ -217,31 +194,15 @@ def test_all_py_interrupted_during_a_step_is_one_line_each_and_exit_128_plus_sig
 
     committed = ROOT / "paper_figures" / "theorem1.json"
     before = hashlib.sha256(committed.read_bytes()).hexdigest()
-    proc = subprocess.Popen([sys.executable, _script("all"), "--only", "theorem1",
-                             "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    try:
-        kids = _workers_started(proc, 2)
-        if sig == signal.SIGINT:
-            os.killpg(proc.pid, sig)
-        else:
-            proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
-        err = err.decode()
-        assert proc.returncode == 128 + sig, err
-        assert "Traceback" not in err, err
-        lines = [ln for ln in err.splitlines() if "interrupted" in ln]
-        name = signal.Signals(sig).name
-        assert len(lines) == 2 and lines[0].startswith(f"reproduce/theorem1.py: interrupted "
-                                                       f"by {name}"), err
-        assert lines[1] == (f"reproduce/all.py: interrupted by {name} during theorem1; "
-                            "continue with --from theorem1")
-        alive = _wait_gone(kids, timeout=15)
-        assert not alive, alive
-        assert hashlib.sha256(committed.read_bytes()).hexdigest() == before
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    err, _ = _interrupted([sys.executable, _script("all"), "--only", "theorem1",
+                           "--workers", "2"], sig, workers=2)
+    lines = [ln for ln in err.splitlines() if "interrupted" in ln]
+    name = signal.Signals(sig).name
+    assert len(lines) == 2 and lines[0].startswith(f"reproduce/theorem1.py: interrupted "
+                                                   f"by {name}"), err
+    assert lines[1] == (f"reproduce/all.py: interrupted by {name} during theorem1; "
+                        "continue with --from theorem1")
+    assert hashlib.sha256(committed.read_bytes()).hexdigest() == before
 
 
 def test_all_py_from_a_step_that_only_leaves_out_is_a_command_line_error():
