@@ -18,6 +18,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from reproduce.harness import verdicts as V
@@ -268,3 +270,21 @@ def test_rate_over_seeds_keeps_both_the_boundary_and_the_seed_spread():
     assert interval_of_seed_rates([[1, 0, 1]]) == interval_of_rate(2, 3)  # one seed: Wilson
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         interval_of_seed_rates([[2, 0], [1, 1]])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 60), st.integers(0, 2**32 - 1), st.booleans(),
+       st.booleans())
+def test_sorted_median_is_numpys_median_bit_for_bit(rows, n, seed, ties, nan):
+    """The bootstrap's median statistic (a sort of each row) returns exactly np.median's
+    floats, for any row length (odd and even), ties, and a NaN (left to np.median)."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(rows, 3, n)) * 10.0 ** rng.integers(-3, 4)
+    if ties:
+        x = x.round(1)
+    if nan:
+        x[0, 0, rng.integers(n)] = np.nan
+    for axis in (-1, 1):
+        got, want = V.rule.sorted_median(x, axis=axis), np.median(x, axis=axis)
+        np.testing.assert_array_equal(got, want)
+        assert got.shape == want.shape
