@@ -152,11 +152,15 @@ class EdgeArray:
             u, v = lab[self.edges[:, 0]], lab[self.edges[:, 1]]
             lo, hi = np.minimum(u, v), np.maximum(u, v)
             order = np.lexsort((hi, lo))
-            pairs = zip(lo[order].tolist(), hi[order].tolist())
+            flat = np.column_stack([lo[order], hi[order]]).ravel().tolist()
+            # one %-format over every pair (a C loop: about twice as fast as joining an
+            # f-string per edge, the same text)
+            body = ("%d,%d;" * (len(flat) // 2) % tuple(flat))[:-1]
         else:
             lab = self.labels
             pairs = sorted((min(lab[a], lab[b]), max(lab[a], lab[b])) for a, b in self.edges)
-        payload = f"{self.n};" + ";".join(f"{u},{v}" for u, v in pairs)
+            body = ";".join(f"{u},{v}" for u, v in pairs)
+        payload = f"{self.n};" + body
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
     def _adjacency(self, extra=None) -> sparse.csr_array:
