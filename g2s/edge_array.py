@@ -9,7 +9,8 @@ array it is built in milliseconds, and the checks are numpy operations over it.
 they were added, or networkx lists them), the vertex labels when they are not ``0..n-1``, the
 graph attributes and the node attributes.  It answers the few questions a verification asks of
 a graph the way networkx does (``number_of_nodes``, ``number_of_edges``, ``v in G``, iteration
-over the vertices, ``G.graph``), and computes on the array what is derived from the edges alone:
+over the vertices, ``G.graph``, and ``degree`` and ``neighbors``, which the heuristics of
+:data:`g2s.heuristics.ON_EDGE_ARRAYS` read), and computes on the array what is derived from the edges alone:
 
 * :meth:`EdgeArray.mask`: which vertices of a set ``S`` are in the graph, as a boolean vector
   (the feasibility predicates of :mod:`g2s.problems` compare its values at both ends of every
@@ -107,6 +108,22 @@ class EdgeArray:
         both = np.concatenate([e, e[:, ::-1]]) if e.size else e
         ones = np.ones(both.shape[0], dtype=np.int8)
         return sparse.csr_array((ones, (both[:, 0], both[:, 1])), shape=(self.n, self.n))
+
+    @cached_property
+    def _degrees(self) -> list:
+        """Degree by position, as networkx counts it: distinct neighbours, a self-loop twice."""
+        A = self._neighbour_csr
+        deg = np.diff(A.indptr)
+        loops = self.edges[self.edges[:, 0] == self.edges[:, 1], 0]
+        deg[np.unique(loops)] += 1
+        return deg.tolist()
+
+    def degree(self, v=None):
+        """``G.degree(v)`` as networkx gives it; without ``v``, ``(vertex, degree)`` pairs in
+        vertex order (what ``dict(G.degree())`` reads)."""
+        if v is None:
+            return list(zip(self.nodes, self._degrees))
+        return self._degrees[self._position[v]]
 
     def neighbors(self, v) -> list:
         """The neighbours of vertex ``v`` (as :meth:`networkx.Graph.neighbors`, in position

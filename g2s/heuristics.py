@@ -66,6 +66,7 @@ __all__ = [
     "TRIVIAL",
     "TRIVIAL_DRAWS",
     "HEURISTIC_METHODS",
+    "ON_EDGE_ARRAYS",
     "run_heuristic",
 ]
 
@@ -249,6 +250,14 @@ HEURISTIC_METHODS = {
     "matching": (("mvc",), lambda p, G, seed=None: min_vertex_cover_matching(G, seed)),
     TRIVIAL: (("mvc", "maxcut", "mis"), trivial_solution),
 }
+
+
+#: the heuristics that read a graph only through ``nodes``, ``degree`` and ``neighbors``, and
+#: whose answer does not depend on the order of a vertex's neighbours (every choice is by a
+#: total order of degree and rank): they run on an :class:`~g2s.edge_array.EdgeArray` as on
+#: the networkx graph, so a check recomputes them without building one (seconds on the
+#: largest graphs); the matching heuristic reads ``G.edges()`` and needs networkx
+ON_EDGE_ARRAYS = frozenset({"greedy", "list", "list-left", TRIVIAL})
 
 
 def run_heuristic(method: str, problem: str, G: nx.Graph, seed=None) -> set:

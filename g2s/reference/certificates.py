@@ -227,10 +227,9 @@ def verify_certificate(problem: str, family: str, key: str, entry: dict,
             raise CertificateError(f"{where}: [{lo}, {hi}] contradicts OPT in [{k_lo}, {k_hi}]")
     exact_known = any(a == b for a, b in known)
     if heuristic and (not exact_known or getattr(res, "bound_by", None) == "eigenvalue"):
-        # the graph is built only when a check needs it (König or a recorded cover already
-        # pins the optimum of most large graphs, and building those costs seconds)
-        _refute_bound(problem, E.to_networkx() if G is None else G, res, where,
-                      exact_known=exact_known)
+        # the greedy heuristic runs on the edge array (g2s.heuristics.ON_EDGE_ARRAYS); a
+        # networkx graph is built only for the eigenvalue bound's check
+        _refute_bound(problem, E if G is None else G, res, where, exact_known=exact_known)
     return res
 
 
@@ -247,7 +246,7 @@ def _refute_bound(problem: str, G: nx.Graph, res: ReferenceResult, where: str,
             raise CertificateError(f"{where}: {claim} {res.bound} is refuted by the greedy "
                                    f"heuristic, which finds {found}")
     if getattr(res, "bound_by", None) == "eigenvalue":
-        proven = max_cut_eigenvalue_bound(G)
+        proven = max_cut_eigenvalue_bound(G.to_networkx() if isinstance(G, EdgeArray) else G)
         if proven is None or res.bound < proven:
             raise CertificateError(f"{where}: bound {res.bound} is credited to the eigenvalue "
                                    f"bound, which proves {proven}")

@@ -291,7 +291,12 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
         from g2s.graphs import instance_edges
         t0 = time.time()
         return trivial_unit(problem, family, n, index, instance_edges(family, n, index), t0)
-    G = instance_graph(family, n, index)
+    from g2s.heuristics import ON_EDGE_ARRAYS
+    if checkpoint is None and method in ON_EDGE_ARRAYS:   # the same answer, no networkx copy
+        from g2s.graphs import instance_edges
+        G = instance_edges(family, n, index)
+    else:
+        G = instance_graph(family, n, index)
     t0 = time.time()
     if checkpoint is None:
         from g2s.heuristics import run_heuristic

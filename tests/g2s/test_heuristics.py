@@ -110,3 +110,28 @@ def test_the_trivial_solver_gives_the_same_answer_on_the_edge_array(G, seed, pro
     assert H.trivial_draws(problem, E, "x/y/1/2", 3) == H.trivial_draws(problem, G, "x/y/1/2", 3)
     for v in G:
         assert sorted(E.neighbors(v), key=repr) == sorted(G.neighbors(v), key=repr)
+
+
+@given(graphs(), st.sampled_from(sorted(H.ON_EDGE_ARRAYS)),
+       st.sampled_from(["mvc", "mis", "maxcut"]), st.one_of(st.none(), st.integers(0, 2**32 - 1)),
+       st.booleans())
+def test_the_edge_array_heuristics_give_the_networkx_answer(G, method, problem, seed, relabel):
+    """The heuristics that the checks recompute on a graph's edge array (no networkx copy)
+    give exactly the networkx graph's answer, for any graph, labels and tie-break seed; the
+    degrees they read are networkx's."""
+    from g2s.edge_array import EdgeArray
+    if problem not in H.HEURISTIC_METHODS[method][0]:
+        return
+    if relabel:
+        G = nx.relabel_nodes(G, {v: 3 * v + 7 for v in G})
+    E = EdgeArray.of(G)
+    assert dict(E.degree()) == dict(G.degree())
+    assert all(E.degree(v) == G.degree(v) for v in G)
+    assert H.run_heuristic(method, problem, E, seed) == H.run_heuristic(method, problem, G, seed)
+
+
+def test_edge_array_degrees_count_a_self_loop_twice_as_networkx_does():
+    from g2s.edge_array import EdgeArray
+    G = nx.Graph([(0, 0), (0, 1), (1, 2)])
+    G.add_node(3)
+    assert dict(EdgeArray.of(G).degree()) == dict(G.degree()) == {0: 3, 1: 2, 2: 1, 3: 0}
