@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from g2s.problems import is_vertex_cover
 from theory.tree_mvc import (
+    _check_forest,
     default_epsilon,
     min_vertex_cover_tree,
     sequential_heuristic_limit,
@@ -179,3 +180,17 @@ def test_spider_552_converges_to_a_wrong_fixed_point():
     assert lim.period == 1 and lim.limit == 7
     assert min_vertex_cover_tree(T)[0] == 6
     assert is_vertex_cover(T, lim.cycle_covers[0])  # a cover, just not a minimum one
+
+
+@given(st.integers(1, 9), st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=12))
+def test_the_forest_check_is_networkx_is_forest(n, edges):
+    """The cheap forest test (edges = vertices - components) accepts exactly the graphs
+    networkx calls forests, self-loops included."""
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from((u % n, v % n) for u, v in edges)
+    if nx.is_forest(G):
+        _check_forest(G)
+    else:
+        with pytest.raises(ValueError, match="expected a tree"):
+            _check_forest(G)
