@@ -326,7 +326,32 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> dict:
     p = build_parser()
     args = p.parse_args(argv)
-    # everything is checked before a process starts or a file is written
+    import signal
+
+    def _raise(signum, frame):
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+    # from here on (torch's import takes seconds) a signal ends the check in one line
+    signal.signal(signal.SIGTERM, _raise)
+    started: list = []      # the processes to end on a signal
+    try:
+        return _checked_run(p, args, started)
+    except KeyboardInterrupt as exc:
+        for proc in started:        # the agreement pool, then the unit workers
+            proc.terminate()
+        for proc in started:
+            if isinstance(proc, mp.process.BaseProcess):
+                proc.join(10)
+        name = str(exc) or "SIGINT"
+        where = (f"; the finished units are in {args.out / 'units.jsonl'}, the started ones "
+                 f"resume from {args.out / 'resume'}" if started else
+                 " before any unit started")
+        sys.stderr.write(f"device_check: interrupted by {name}{where}\n")
+        raise SystemExit(128 + signal.Signals[name]) from None
+
+
+def _checked_run(p, args, started: list) -> dict:
+    """:func:`main` after the command line: every input checked before a process starts or a
+    file is written, then :func:`_run`."""
     units = unit_list(args.smoke)
     if args.encoders:
         units = [u for u in units if u["encoder"] in args.encoders]
@@ -360,25 +385,7 @@ def main(argv=None) -> dict:
             "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
             "cpu_count": os.cpu_count()}
     print(info, flush=True)
-    import signal
-
-    def _raise(signum, frame):
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-    signal.signal(signal.SIGTERM, _raise)
-    started: list = []      # the processes to end on a signal
-    try:
-        return _run(args, units, info, t_start, deadline, started)
-    except KeyboardInterrupt as exc:
-        for proc in started:        # the agreement pool, then the unit workers
-            proc.terminate()
-        for proc in started:
-            if isinstance(proc, mp.process.BaseProcess):
-                proc.join(10)
-        name = str(exc) or "SIGINT"
-        sys.stderr.write(f"device_check: interrupted by {name}; the finished units are in "
-                         f"{args.out / 'units.jsonl'}, the started ones resume from "
-                         f"{args.out / 'resume'}\n")
-        raise SystemExit(128 + signal.Signals[name]) from None
+    return _run(args, units, info, t_start, deadline, started)
 
 
 def _run(args, units, info, t_start, deadline, started) -> dict:

@@ -274,6 +274,31 @@ def test_a_signal_while_a_script_imports_is_one_line(tmp_path, sig):
     assert not (tmp_path / "out" / "figure3.json").exists()
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc/PID/maps")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_device_check_imports_torch_is_one_line(tmp_path, sig):
+    """Torch's import takes seconds; a signal in it (seen as torch's library mapped into the
+    process) ends the device check in one line, as a signal while its units run does."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "device_check.py"),
+                             "--device", "cpu", "--smoke", "--workers", "1", "--out",
+                             str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        maps = Path(f"/proc/{proc.pid}/maps")
+        while "libtorch" not in maps.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    err = err.decode()
+    assert_one_line_error(proc.returncode, err, 128 + sig,
+                          f"device_check: interrupted by {signal.Signals(sig).name}")
+
+
 def _claims(*args):
     return subprocess.run([sys.executable, _script("claims"), *args], capture_output=True,
                           text=True, timeout=120, cwd=ROOT)
