@@ -204,10 +204,12 @@ def _load_script(name: str):
     return importlib.import_module(f"reproduce.{name}")
 
 
-def _derive_figure(name: str, cache: dict, figures: Path | None = None) -> None:
+def _derive_figure(name: str, cache: dict, figures: Path | None = None,
+                   rules: bool = True) -> None:
     """Fill ``cache`` with one committed figure JSON's stored and re-derived verdicts, its
     provenance and its drift (everything :func:`derive_json` reads for ``name``), from the
-    folder ``figures`` (default :data:`FIGURES`)."""
+    folder ``figures`` (default :data:`FIGURES`).  ``rules=False``: the provenance and the
+    re-derivation of its numbers only (its verdicts are left ``None``)."""
     if name not in cache:
         path = (FIGURES if figures is None else figures) / f"{name}.json"
         if not path.exists():
@@ -227,7 +229,8 @@ def _derive_figure(name: str, cache: dict, figures: Path | None = None) -> None:
             # a JSON that drifts or comes from a dirty tree reads drift whatever its rules
             # say (derive_json), so they are run only on one that does not
             clean = not cache[(name, "dirty")] and not cache[(name, "rederive")]
-            cache[name] = (stored, module.derive_verdicts(payload) if clean else None)
+            cache[name] = (stored, module.derive_verdicts(payload) if clean and rules
+                           else None)
 
 
 def _derive_figure_alone(name: str, figures: Path) -> dict:
