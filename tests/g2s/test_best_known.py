@@ -244,7 +244,11 @@ def test_ctrl_c_during_chils_prints_nothing_of_its_own(capfd):
     pytest.importorskip("chils")
     import _thread
     import threading
+    import signal
     G = nx.gnp_random_graph(3000, 0.01, seed=1)
+    # interrupt_main simulates SIGINT's handler: a suite started in the background inherits
+    # SIGINT ignored, and an ignored signal would interrupt nothing (the solve ran its 60 s)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.0, _thread.interrupt_main)
     timer.start()
     try:
@@ -252,5 +256,6 @@ def test_ctrl_c_during_chils_prints_nothing_of_its_own(capfd):
             BK.chils_independent_set(G, time_limit=60.0, seed=0)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     out, err = capfd.readouterr()
     assert out == "" and err == "", (out, err)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from g2s.argtypes import available_cpus
-from tests.g2s.test_bad_inputs import assert_one_line_error
+from tests.g2s.test_bad_inputs import _default_sigint, assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,11 +110,12 @@ def _workers_started(proc: subprocess.Popen, count: int, timeout: float = 120.0)
 
 def _interrupted(cmd: list[str], sig: int, workers: int) -> tuple[str, float]:
     """Run ``cmd`` in its own session, and once ``workers`` worker processes run, send it
-    ``sig``: SIGINT to its process group (Ctrl-C at a terminal), SIGTERM to the script alone.
-    Asserts the exit status 128 + sig, no traceback, and every process it started gone;
+    ``sig``: SIGINT to its process group (Ctrl-C at a terminal), SIGTERM to the script alone;
+    the command starts with SIGINT's default action (a suite run in the background inherits
+    it ignored).  Asserts the exit status 128 + sig, no traceback, and every process it started gone;
     returns its standard error and the seconds from the signal to the exit."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
     try:
         kids = _workers_started(proc, workers)
         t0 = time.monotonic()
@@ -282,7 +283,8 @@ def test_a_signal_while_the_device_check_imports_torch_is_one_line(tmp_path, sig
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "device_check.py"),
                              "--device", "cpu", "--smoke", "--workers", "1", "--out",
-                             str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + 60
         maps = Path(f"/proc/{proc.pid}/maps")
