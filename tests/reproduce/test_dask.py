@@ -118,6 +118,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow    # a scheduler and a worker as separate commands: 40 s (CI runs it)
 def test_two_terminals_on_loopback(tmp_path):
     """README: ``dask scheduler`` in one terminal, ``dask worker`` in another (started outside
     the checkout, no PYTHONPATH), and a script with ``--scheduler tcp://127.0.0.1:PORT``."""
