@@ -10,7 +10,8 @@ they were added, or networkx lists them), the vertex labels when they are not ``
 graph attributes and the node attributes.  It answers the few questions a verification asks of
 a graph the way networkx does (``number_of_nodes``, ``number_of_edges``, ``v in G``, iteration
 over the vertices, ``G.graph``, and ``degree`` and ``neighbors``, which the heuristics of
-:data:`g2s.heuristics.ON_EDGE_ARRAYS` read), and computes on the array what is derived from the edges alone:
+:data:`g2s.heuristics.ON_EDGE_ARRAYS` read), and computes on the array what is derived from the
+edges alone:
 
 * :meth:`EdgeArray.mask`: which vertices of a set ``S`` are in the graph, as a boolean vector
   (the feasibility predicates of :mod:`g2s.problems` compare its values at both ends of every

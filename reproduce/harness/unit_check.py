@@ -67,7 +67,8 @@ def trivial_unit(problem: str, family: str, n: int, index: int, G,
                  t0: float | None = None) -> dict:
     """The null baseline's unit on certified graph ``G`` (family, size, index; a networkx
     graph or, ten times faster on large graphs, its :class:`~g2s.edge_array.EdgeArray`:
-    the same answer), for the grids and Figure 2(b) alike: :data:`g2s.heuristics.TRIVIAL_DRAWS` draws of the trivial solver
+    the same answer), for the grids and Figure 2(b) alike: :data:`g2s.heuristics.TRIVIAL_DRAWS`
+    draws of the trivial solver
     (:func:`g2s.heuristics.trivial_draws`, seeded by the graph's name), each checked feasible;
     ``objective`` is their mean, ``draws`` each draw's objective, and ``solution`` the best
     draw's (so a draw that beats the reference improves it).  ``time_s`` counts from ``t0``

@@ -243,8 +243,8 @@ def test_ctrl_c_during_chils_prints_nothing_of_its_own(capfd):
     prints one line for an interrupt, so the wrapper's lines must reach neither stream."""
     pytest.importorskip("chils")
     import _thread
-    import threading
     import signal
+    import threading
     G = nx.gnp_random_graph(3000, 0.01, seed=1)
     # interrupt_main simulates SIGINT's handler: a suite started in the background inherits
     # SIGINT ignored, and an ignored signal would interrupt nothing (the solve ran its 60 s)

@@ -112,8 +112,8 @@ def _interrupted(cmd: list[str], sig: int, workers: int) -> tuple[str, float]:
     """Run ``cmd`` in its own session, and once ``workers`` worker processes run, send it
     ``sig``: SIGINT to its process group (Ctrl-C at a terminal), SIGTERM to the script alone;
     the command starts with SIGINT's default action (a suite run in the background inherits
-    it ignored).  Asserts the exit status 128 + sig, no traceback, and every process it started gone;
-    returns its standard error and the seconds from the signal to the exit."""
+    it ignored).  Asserts the exit status 128 + sig, no traceback, and every process it
+    started gone; returns its standard error and the seconds from the signal to the exit."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True, preexec_fn=_default_sigint)
     try:

@@ -47,8 +47,8 @@ from reproduce.harness.verdicts.seeds import (
     seeds_verdict,
 )
 
-__all__ = ["ENCODER", "NULL_CLAIM_SUFFIX", "model_name", "recipe_view", "recipes_in", "with_recipes", "null_claim",
-           "null_parts", "robustness"]
+__all__ = ["ENCODER", "NULL_CLAIM_SUFFIX", "model_name", "recipe_view", "recipes_in",
+           "with_recipes", "null_claim", "null_parts", "robustness"]
 
 ENCODER = "g2s_rnn"
 #: every learning-null claim's id ends so (``fig3-training-beats-untrained``): its verdict under
