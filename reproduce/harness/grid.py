@@ -285,19 +285,17 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
     where Algorithm 2 keeps its resume state (:func:`g2s.algorithm2.fast.algorithm2_exact`, saved
     every 5 minutes, removed when done), so a pre-empted long unit continues; decisions are
     deterministic, so the answer does not depend on it."""
+    from g2s.heuristics import ON_EDGE_ARRAYS
     from g2s.problems import check_solution
     from g2s.reference.certificates import instance_graph
-    if checkpoint is None and method == TRIVIAL:   # on the edge array: no networkx copy
-        from g2s.graphs import instance_edges
-        t0 = time.time()
-        return trivial_unit(problem, family, n, index, instance_edges(family, n, index), t0)
-    from g2s.heuristics import ON_EDGE_ARRAYS
     if checkpoint is None and method in ON_EDGE_ARRAYS:   # the same answer, no networkx copy
         from g2s.graphs import instance_edges
         G = instance_edges(family, n, index)
     else:
         G = instance_graph(family, n, index)
     t0 = time.time()
+    if checkpoint is None and method == TRIVIAL:
+        return trivial_unit(problem, family, n, index, G, t0)
     if checkpoint is None:
         from g2s.heuristics import run_heuristic
         S, info = run_heuristic(method, problem, G), {}
