@@ -15,7 +15,12 @@ units computed elsewhere (``benchmarks/device_check.py`` on a GPU), each re-chec
 fingerprint, feasibility, objective). Cells not computed are reported as pending. Every shipped
 training seed of each model runs (``--seeds``; seed 0 is the table's own pairing, seed ``k`` is
 reported as ``g2s_rnn_sk`` / ``s2v_sk``): with one graph per cell the seeds are the only
-replication, and every computed seed enters the rules.
+replication, and every computed seed enters the rules. G2S-RNN under the other training recipes
+(the variants and the untrained null, :mod:`g2s.rl.recipes`) runs on the 10,000-vertex graphs for
+every seed it has (``g2s_rnn_RECIPE``, ``g2s_rnn_RECIPE_sK``; at 25,000 vertices only for the
+seeds ``--seeds`` names, with ``--recipe-max-n 25000``); the table shows each recipe's median
+cover, each claim about a trained model its verdict under every recipe, and
+``fig2b-training-beats-untrained`` pairs each trained seed with its untrained initialisation.
 
 Usage: ``python reproduce/figure2b.py [--profile smoke|ci|paper] [--methods ...]
 [--import-units FILE] [--reference-time-limit S]``.
@@ -41,20 +46,25 @@ from reproduce.figure2b_parts.config import (
     PAPER,
     PAPER_TOLERANCE,
     PROFILES,
+    RECIPE_MAX_N,
+    RECIPE_MODELS,
     REFERENCE_LIMIT,
     SEEDS,
     TAG,
     label,
+    recipe_runs,
     seed_labels,
     seed_of,
 )
-from reproduce.figure2b_parts.rules import derive_verdicts, summarise
+from reproduce.figure2b_parts.rules import NULL_CLAIM, derive_verdicts, summarise
 from reproduce.figure2b_parts.units import compute
+from reproduce.harness.verdicts.recipes import model_name
 
 # the script is the public entry point: everything below reproduce/figure2b_parts/ stays importable
 # from here
 __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "PAPER",
-           "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "TAG", "SEEDS", "label",
+           "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "TAG", "SEEDS", "RECIPE_MAX_N",
+           "RECIPE_MODELS", "NULL_CLAIM", "recipe_runs", "label",
            "seed_of", "seed_labels", "options", "compute",
            "summarise", "derive_verdicts", "plot", "produce", "main"]
 
@@ -73,10 +83,12 @@ def _trained_seed(text: str) -> int:
 
 
 def options(p) -> None:
-    p.add_argument("--methods", nargs="*", choices=METHODS + ("reference",), default=None,
+    p.add_argument("--methods", nargs="*", choices=METHODS + RECIPE_MODELS + ("reference",),
+                   default=None,
                    help="compute only these (default: all; reference: CP-SAT's bound and the best "
-                        "known cover); the rest come from the cache or --import-units, else "
-                        "stay pending")
+                        "known cover; g2s_rnn_RECIPE: G2S-RNN under another training recipe, "
+                        "g2s_rnn_untrained its untrained initialisations); the rest come from "
+                        "the cache or --import-units, else stay pending")
     p.add_argument("--import-units", type=Path, default=None,
                    help="JSON lines of model units computed elsewhere (device_check.py)")
     p.add_argument("--reference-time-limit", type=argtypes.positive_float, default=None,
@@ -91,6 +103,11 @@ def options(p) -> None:
     p.add_argument("--families", nargs="+", choices=tuple(FAMILIES), default=None,
                    help="compute model units only on these families (default: both; the "
                         "other's come from the cache or --import-units, else stay pending)")
+    p.add_argument("--recipe-max-n", type=argtypes.positive_int, default=None,
+                   help="compute G2S-RNN under the other recipes (variants, untrained null) "
+                        "only up to this size (default: 10,000 at ci and paper, 150 at smoke; "
+                        "a 25,000-vertex cover is hours on a CPU, so name the seeds with "
+                        "--seeds)")
     p.add_argument("--max-n", type=argtypes.positive_int, default=None,
                    help="compute model units only up to this size (larger cells come from the "
                         "cache or --import-units, else stay pending)")
@@ -98,20 +115,35 @@ def options(p) -> None:
 
 def plot(result: dict):
     import matplotlib.pyplot as plt
+    from g2s.rl.recipes import RECIPES
     cells = result["cells"]
     keys = list(cells)
-    cols = list(result.get("methods", METHODS)) + ["reference", "trivial_cover"]
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.95 * len(cols) + 2.0), 2.4))
+    # G2S-RNN under the other recipes: one column each, the median cover over its seeds
+    # (every seed's cover is in the JSON's cells)
+    medians = result.get("recipe_medians", {})
+    shown = [m for m in RECIPE_MODELS if any(m in v for v in medians.values())]
+    recipe_of = {model_name(r): r for r in RECIPES}
+    cols = [m for m in result.get("methods", METHODS) if not any(
+        m in seed_labels(result.get("methods", ()), r) for r in RECIPE_MODELS)]
+    cols += ["reference", "trivial_cover"]
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.95 * (len(cols) + len(shown)) + 2.0), 2.4))
     ax.axis("off")
+
+    def median(k, m):
+        got = medians.get(k, {}).get(m)
+        return "-" if got is None else f"{got['median']:.0f} ({got['seeds']})"
     text = [[k] + ["-" if cells[k].get(c) is None else f"{cells[k][c]:.0f}" for c in cols]
-            for k in keys]
-    table = ax.table(cellText=text, colLabels=["family/n"] + cols, loc="center",
-                     colWidths=[0.16] + [0.84 / len(cols)] * len(cols))
+            + [median(k, m) for m in shown] for k in keys]
+    heads = ["family/n"] + cols + [f"{RECIPES[recipe_of[m]].label} median"
+                                   for m in shown]
+    width = len(heads) - 1
+    table = ax.table(cellText=text, colLabels=heads, loc="center",
+                     colWidths=[0.16] + [0.84 / width] * width)
     table.auto_set_font_size(False)     # matplotlib's automatic size shrinks a wide table
     table.set_fontsize(8)
     table.scale(1.0, 1.4)
     ax.set_title("Figure 2(b): MVC cover sizes on sparse graphs ('-': pending; _sK: training "
-                 "seed K)", fontsize=9)
+                 "seed K; other recipes: median over seeds)", fontsize=9)
     return fig
 
 

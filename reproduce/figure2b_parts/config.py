@@ -3,11 +3,14 @@ the methods, the paper's cover sizes and the thresholds of the rules."""
 
 from __future__ import annotations
 
+from g2s.rl import recipes as R
 from reproduce.harness import settings as S
+from reproduce.harness.verdicts.recipes import model_name
 
 __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "PAPER",
            "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "BEST_KNOWN_BUDGET", "TAG",
-           "SEEDS", "label", "seed_of", "seed_labels"]
+           "SEEDS", "RECIPE_MAX_N", "RECIPE_MODELS", "TRAINED_CLAIMS", "label", "seed_of",
+           "seed_labels", "recipe_runs"]
 
 NAME = "figure2b"
 #: profile -> (sizes, graphs per size).  Figure 2(b): "10,000 and 25,000 vertices"; one graph
@@ -23,6 +26,37 @@ METHODS = MODELS + HEURISTICS
 #: pairing (results ``g2s_rnn``, ``s2v``); seed k > 0 is reported as ``g2s_rnn_sk``, ``s2v_sk``
 #: (so that no verdict rests on one seed without saying so)
 SEEDS = {"smoke": (0,), "ci": S.G2S_TRAIN_SEEDS, "paper": S.G2S_TRAIN_SEEDS}
+
+
+#: profile -> the largest size at which G2S-RNN under the other recipes (the variants and the
+#: untrained null, :data:`g2s.rl.recipes.RECIPES`) runs for every seed it has: a cover at 25,000
+#: vertices is hours on a CPU, so there it runs only for the seeds ``--seeds`` names (a
+#: variant's seed chosen by its validation and its median seed) with ``--recipe-max-n 25000``
+RECIPE_MAX_N = {"smoke": 150, "ci": 10_000, "paper": 10_000}
+#: the result-name prefix of G2S-RNN under each recipe other than the shipped one
+#: (:func:`reproduce.harness.verdicts.recipes.model_name`), in recipe order
+RECIPE_MODELS = tuple(model_name(r) for r in R.RECIPES if r != R.PAPER)
+#: the claims about a trained model, each decided under every recipe trained for both families'
+#: models (:func:`reproduce.harness.verdicts.recipes.with_recipes`)
+TRAINED_CLAIMS = ("fig2-table", "fig2-table-g2s-rnn", "intro-25k",
+                  "fig2b-training-beats-untrained")
+
+
+def recipe_runs(seeds) -> dict[str, dict[str, tuple[str, int, str]]]:
+    """Per family, G2S-RNN under every recipe other than the shipped one trained for the
+    family's model (:data:`reproduce.harness.settings.G2S_RECIPES`), for the seeds of
+    ``seeds`` whose checkpoint is shipped: ``{family: {result name: (model, seed, recipe)}}``,
+    result names as :func:`label` gives them (``g2s_rnn_untrained``, ``g2s_rnn_untrained_s3``)."""
+    out: dict[str, dict] = {}
+    for family, trained_on in FAMILIES.items():
+        out[family] = {}
+        for r in S.G2S_RECIPES.get(("mvc", trained_on), ()):
+            if r == R.PAPER:
+                continue
+            for s in S.G2S_RECIPE_SEEDS[("mvc", trained_on, r)]:
+                if s in seeds:
+                    out[family][label(model_name(r), s)] = (model_name(r), s, r)
+    return out
 
 
 def label(model: str, seed: int) -> str:

@@ -27,10 +27,14 @@ from reproduce.figure2b_parts.config import (
     MODELS,
     PAPER,
     PROFILES,
+    RECIPE_MAX_N,
+    RECIPE_MODELS,
     REFERENCE_LIMIT,
     SEEDS,
     TAG,
     label,
+    recipe_runs,
+    seed_of,
 )
 from reproduce.harness import settings as S
 
@@ -67,7 +71,8 @@ def compute(args, run: Run) -> dict:
     from reproduce.harness.grid import sha, unit_memory
     sizes, count = PROFILES[args.profile]
     seeds = tuple(args.seeds) if args.seeds else SEEDS[args.profile]
-    todo = set(args.methods) if args.methods is not None else set(METHODS) | {"reference"}
+    todo = set(args.methods) if args.methods is not None else \
+        set(METHODS) | set(RECIPE_MODELS) | {"reference"}
     families = set(args.families or FAMILIES)      # model units computed now
     limit = args.reference_time_limit or REFERENCE_LIMIT[args.profile]
     budget = BEST_KNOWN_BUDGET[args.profile]
@@ -77,10 +82,20 @@ def compute(args, run: Run) -> dict:
     runs = {label(m, seed): (m, seed) for seed in sorted(seeds) for m in MODELS
             if seed == 0 or any(checkpoint_path(m, "mvc", t, seed).exists()
                                 for t in FAMILIES.values())}
+    # G2S-RNN under the other recipes (the variants, the untrained null), per family: its own
+    # training set's recipes, every seed up to RECIPE_MAX_N vertices (--recipe-max-n)
+    variants = recipe_runs(seeds)
+    recipe_max_n = getattr(args, "recipe_max_n", None) or RECIPE_MAX_N[args.profile]
     base = {lab: m for lab, (m, _) in runs.items()}
-    methods = [*(m for m in base if base[m] == m), *HEURISTICS, *(m for m in base if base[m] != m)]
-    paths = {f: {lab: checkpoint_path(m, "mvc", trained_on, seed)
-                 for lab, (m, seed) in runs.items()}
+    base.update({lab: m for per in variants.values() for lab, (m, _s, _r) in per.items()})
+    recipe_labels = sorted({lab for per in variants.values() for lab in per},
+                           key=lambda lab: (RECIPE_MODELS.index(base[lab]), seed_of(lab)))
+    methods = [*(m for m in runs if base[m] == m), *HEURISTICS,
+               *(m for m in runs if base[m] != m), *recipe_labels]
+    paths = {f: {**{lab: checkpoint_path(m, "mvc", trained_on, seed)
+                    for lab, (m, seed) in runs.items()},
+                 **{lab: checkpoint_path("g2s_rnn", "mvc", trained_on, seed, recipe=r)
+                    for lab, (_m, seed, r) in variants[f].items()}}
              for f, trained_on in FAMILIES.items()}
     hashes = {f: {m: sha(p) for m, p in ps.items() if p.exists()} for f, ps in paths.items()}
     if args.import_units is not None:
@@ -113,7 +128,8 @@ def compute(args, run: Run) -> dict:
                     # the best known cover is part of the reference (--methods reference)
                     asked = "reference" if m == "best_known" else method
                     wanted = asked in todo and (m not in base or (
-                        family in families and (args.max_n is None or n <= args.max_n)))
+                        family in families and (args.max_n is None or n <= args.max_n)
+                        and (m not in variants[family] or n <= recipe_max_n)))
                     if wanted and not run.cache.contains(key) and _k(key) not in known:
                         resume = run.cache.resume_path(key, ".state") if m in base else None
                         jobs.append(Job(key, unit, (method, family, n, index,
@@ -223,7 +239,7 @@ def unit(method, family, n, index, checkpoint, device, resume, limit) -> dict:
         return _best_known(G, limit)
     t0 = time.time()
     best_T = None
-    if method in MODELS:
+    if checkpoint is not None:      # a model: G2S-RNN under any recipe, or Structure2Vec
         import torch
 
         from g2s.evaluate import solve_with_model
@@ -238,7 +254,7 @@ def unit(method, family, n, index, checkpoint, device, resume, limit) -> dict:
     else:
         S_ = run_heuristic(method, "mvc", G)
     return {"solution": sorted(S_), "objective": len(S_), "best_T": best_T,
-            "seconds": round(time.time() - t0, 2), "device": device if method in MODELS
+            "seconds": round(time.time() - t0, 2), "device": device if checkpoint is not None
             else "cpu"}
 
 

@@ -128,3 +128,11 @@ def test_a_learning_null_claim_shows_no_verdict_under_the_untrained_null_itself(
                        ["toy", f"toy{NULL_CLAIM_SUFFIX}"], targets)
     assert "untrained" in out["toy"]["by_recipe"]
     assert "untrained" not in out[f"toy{NULL_CLAIM_SUFFIX}"]["by_recipe"]
+
+
+def test_a_bare_name_is_a_seed_only_where_a_figure_says_so():
+    """On the grids the bare name is the seed mean; on Figure 2(b) it is seed 0's cover."""
+    result = {"instances": [{"results": {"g2s_rnn": {}, "g2s_rnn_s1": {},
+                                         "g2s_rnn_target": {}, "g2s_rnn_target_s2": {}}}]}
+    assert recipes_in(result) == {"paper": [1], "target": [2]}
+    assert recipes_in(result, bare_seed=0) == {"paper": [0, 1], "target": [0, 2]}

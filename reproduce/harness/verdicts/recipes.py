@@ -107,9 +107,11 @@ def _record_groups(result: dict) -> list[list]:
     return [g for g in (inst.values() if isinstance(inst, Mapping) else [inst]) if g]
 
 
-def recipes_in(result: dict) -> dict[str, list[int]]:
+def recipes_in(result: dict, bare_seed: int | None = None) -> dict[str, list[int]]:
     """``{recipe: seeds}`` of G2S-RNN with results in the JSON's instance records; with
-    several groups of records (problems), the seeds every group with G2S-RNN results has."""
+    several groups of records (problems), the seeds every group with G2S-RNN results has.
+    A bare name (``g2s_rnn``, ``g2s_rnn_target``) is a seed mean on the grids, no seed; a
+    figure whose bare name is one seed's result (Figure 2(b): seed 0) passes ``bare_seed``."""
     per_group = []
     for group in _record_groups(result):
         found: dict[str, set] = {}
@@ -117,8 +119,10 @@ def recipes_in(result: dict) -> dict[str, list[int]]:
             for k in rec.get("results", {}):
                 m = _KEY.match(k)
                 r = _recipe_of_key(k)
-                if r is not None and m["seed"] is not None:
-                    found.setdefault(r, set()).add(int(m["seed"]))
+                seed = bare_seed if r is not None and m["seed"] is None else \
+                    None if r is None else int(m["seed"])
+                if seed is not None:
+                    found.setdefault(r, set()).add(seed)
         if found:
             per_group.append(found)
     out = {}
@@ -153,16 +157,18 @@ def robustness(by_recipe: Mapping[str, str],
 
 
 def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[str],
-                 targets: Mapping[str, Iterable[int]] | None = None) -> dict:
+                 targets: Mapping[str, Iterable[int]] | None = None, *,
+                 bare_seed: int | None = None) -> dict:
     """``derive(result)`` with, on each claim of ``claims`` (those about a trained model), its
     verdict under each recipe (``by_recipe``), the robustness word and note, and the headline
     word's one exception (module docstring).  ``targets[recipe]``: the seeds the recipe is
     trained with for every model the claims read (:func:`reproduce.harness.settings.
     recipe_targets`); a recipe evaluated on fewer is ``pending``, one without a target is not a
-    reading of these models.  Default: every recipe in the JSON, complete as it is."""
+    reading of these models.  Default: every recipe in the JSON, complete as it is.
+    ``bare_seed``: as :func:`recipes_in`."""
     out = derive(result)
     claims = [c for c in claims if c in out]
-    present = recipes_in(result)
+    present = recipes_in(result, bare_seed)
     if targets is None:
         targets = present
     words: dict[str, dict[str, str]] = {c: {r: "pending" for r in targets} for c in claims}
