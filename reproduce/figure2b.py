@@ -115,6 +115,7 @@ def options(p) -> None:
 
 def plot(result: dict):
     import matplotlib.pyplot as plt
+
     from g2s.rl.recipes import RECIPES
     cells = result["cells"]
     keys = list(cells)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from g2s.rl.recipes import UNTRAINED
 from reproduce.common import verdict
 from reproduce.figure2b_parts.config import (
     FAMILIES,
@@ -19,7 +20,6 @@ from reproduce.figure2b_parts.config import (
     seed_labels,
     seed_of,
 )
-from g2s.rl.recipes import UNTRAINED
 from reproduce.harness import settings as S
 from reproduce.harness.verdicts.recipes import model_name, null_parts, with_recipes
 from reproduce.harness.verdicts.seeds import (
