@@ -17,6 +17,9 @@ records.
 """
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reproduce.figure3 import FAMILIES, baselines_verdict, derive_verdicts
 
@@ -177,6 +180,29 @@ def test_more_convolutions_for_larger_graphs_rule():
             res["best_T"] = 9
     edge = depth_verdict(rows)
     assert edge["verdict"] == "undecided" and "3 of 120 graphs" in edge["per_seed"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 30), min_size=1, max_size=40), min_size=1,
+                max_size=6).filter(lambda rows: len({len(r) for r in rows}) == 1))
+def test_counted_ranks_are_rankdatas(rows):
+    """The depth trend's ranks by counting are ``scipy.stats.rankdata``'s average ranks, the
+    same floats, along either axis; and Spearman's correlation on the values' codes is the one
+    on the values (a rank statistic)."""
+    from scipy.stats import rankdata, spearmanr
+
+    from reproduce.figure3 import _codes, _midranks, _spearman
+    x = np.array(rows, dtype=float)
+    for axis in (-1, 0):
+        got = _midranks(x, axis=axis)
+        assert got.dtype == np.float64 and np.array_equal(got, rankdata(x, axis=axis))
+    v = x[0] * 25 + 25                      # sizes-like values, ranked through their codes
+    t = x[-1]
+    if len(set(v)) > 1 and len(set(t)) > 1:
+        assert _spearman(_codes(v), _codes(t)) == pytest.approx(spearmanr(v, t).statistic,
+                                                                abs=1e-12)
+    # a value that is not a small non-negative integer is left to rankdata
+    assert np.array_equal(_midranks(x - 0.5), rankdata(x - 0.5, axis=-1))
 
 
 def test_g2s_vs_gcnn_on_pairs_of_seeds():

@@ -123,6 +123,7 @@ def test_batched_intervals_are_one_scipy_call_per_sample_and_level(monkeypatch):
     for statistic, fn in (("mean", np.mean), ("median", np.median)):
         for batch in (10**9, 2 * 1500 * 20):   # every row of a size at once; two per call
             monkeypatch.setattr(V.rule, "BATCH_VALUES", batch)
+            monkeypatch.setattr(V.rule, "_ENDS", {})     # computed, not remembered
             got = V.intervals_over_graphs(samples, levels, n_resamples=1500, seed=11,
                                           statistic=statistic)
             for x, cs, recs in zip(samples, levels, got):
@@ -138,6 +139,34 @@ def test_batched_intervals_are_one_scipy_call_per_sample_and_level(monkeypatch):
                     assert (rec["low"], rec["high"], rec["confidence"]) == (low, high, c)
                     assert rec == V.interval_over_graphs(x, confidence=c, n_resamples=1500,
                                                          seed=11, statistic=statistic)
+
+
+def test_a_repeated_interval_is_remembered_with_the_same_floats(monkeypatch):
+    """A sample bootstrapped before (same values, statistic, resamples and seed) is not
+    bootstrapped again: its interval at a level seen before comes from the process's memo, one
+    at a new level is computed alone, and both are the floats a fresh computation gives."""
+    monkeypatch.setattr(V.rule, "_ENDS", {})
+    calls = []
+    real = V.rule._bootstrap
+    monkeypatch.setattr(V.rule, "_bootstrap",
+                        lambda data, *a, **k: calls.append(data[0].shape) or real(data, *a, **k))
+    rng = np.random.default_rng(5)
+    a, b = rng.random(12), rng.random(12)
+    first = V.intervals_over_graphs([a, b], [[0.95], [0.99]], n_resamples=999, seed=4)
+    assert len(calls) == 2                       # two levels: one draw, one re-read
+    again = V.intervals_over_graphs([b, a], [[0.99], [0.95]], n_resamples=999, seed=4)
+    assert again == first[::-1] and len(calls) == 2
+    calls.clear()
+    more = V.intervals_over_graphs([a, b], [[0.95, 0.9], [0.99]], n_resamples=999, seed=4)
+    assert calls == [(1, 12)]                    # only a at 0.9 is new
+    monkeypatch.setattr(V.rule, "_ENDS", {})
+    fresh = V.intervals_over_graphs([a, b], [[0.95, 0.9], [0.99]], n_resamples=999, seed=4)
+    assert more == fresh and more[0][0] == first[0][0]
+    # another seed, resample count or statistic is another interval
+    other = V.intervals_over_graphs([a], [[0.95]], n_resamples=999, seed=5)
+    assert other[0][0]["low"] != first[0][0]["low"]
+    assert V.intervals_over_graphs([a], [[0.95]], n_resamples=999, seed=4,
+                                   statistic="median")[0][0]["statistic"] == "median"
 
 
 def test_paper_example_fig4_mis_er_is_inconclusive():
