@@ -16,7 +16,11 @@ are recorded, with the load average).
 How the check grows with the number of trained seeds (``--scaling``, in this checkout): the
 seed rule on synthetic per-instance records (5 sizes x 20 graphs) with ``k`` seeds per model,
 ``seed_claim`` (each seed decided on its own: linear in ``k``) and ``pair_claim`` (every pair of
-seeds of two models: quadratic), each as a ratio to the reference workload.
+seeds of two models: quadratic), each as a ratio to the reference workload; and the grid
+figures' verdicts against the number of training recipes (``recipe_scaling``): Figures 3 and 4
+derived from their committed JSON with 0 to 4 synthetic recipe variants added (each a copy of
+the shipped recipe's G2S-RNN results under the variant's name, every ratio scaled by a
+different ``1 + 1e-9 j`` so that no sample repeats another, as real variant data will not).
 
 ``--root DIR`` measures another checkout (e.g. ``git worktree add /tmp/before <commit>`` for
 the "before" numbers: the tree measured is put first on ``PYTHONPATH``); ``--label`` names the
@@ -120,6 +124,50 @@ def scaling(seed_counts=(5, 10, 20)) -> list[dict]:
     return out
 
 
+def _with_variants(result: dict, recipes) -> dict:
+    """``result`` with each shipped G2S-RNN seed's results copied under every recipe of
+    ``recipes`` (``g2s_rnn_{recipe}_sK``), each copy's ratios scaled by ``1 + 1e-9 j``."""
+    import copy
+    import re
+    out = copy.deepcopy(result)
+    shipped = re.compile(r"^g2s_rnn_s\d+$")
+    inst = out.get("instances", [])
+    for row in (r for rows in inst.values() for r in rows) if isinstance(inst, dict) else inst:
+        res = row["results"]
+        for key in [k for k in res if shipped.match(k)]:
+            for j, r in enumerate(recipes, start=1):
+                got = dict(res[key])
+                if isinstance(got.get("ratio"), float):
+                    got["ratio"] *= 1 + 1e-9 * j
+                res[key.replace("g2s_rnn", f"g2s_rnn_{r}", 1)] = got
+    return out
+
+
+def recipe_scaling(figures=("figure3", "figure4")) -> list[dict]:
+    """Seconds of each grid figure's ``derive_verdicts`` against the number of recipe
+    variants (synthetic, :func:`_with_variants`), each in a fresh process's state of the
+    interval memo (cleared before every derivation)."""
+    sys.path.insert(0, str(ROOT))
+    from g2s.rl.recipes import PAPER, RECIPES, UNTRAINED
+    from reproduce.claims import _load_script
+    from reproduce.harness.verdicts import rule
+    variants = [r for r in RECIPES if r not in (PAPER, UNTRAINED)]
+    out = []
+    for name in figures:
+        module = _load_script(name)
+        result = json.loads((ROOT / "paper_figures" / f"{name}.json").read_text())
+        for k in range(len(variants) + 1):
+            data = _with_variants(result, variants[:k])
+            ref = reference_workload()
+            rule._ENDS.clear()
+            t0 = time.perf_counter()
+            module.derive_verdicts(data)
+            seconds = time.perf_counter() - t0
+            out.append({"figure": name, "variants": k, "seconds": round(seconds, 2),
+                        "reference_seconds": round(ref, 2), "ratio": round(seconds / ref, 3)})
+    return out
+
+
 def _commit(root: Path) -> str:
     proc = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                           text=True)
@@ -133,14 +181,17 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=OUT)
     p.add_argument("--skip-suite", action="store_true", help="time the claims check only")
     p.add_argument("--scaling", action="store_true",
-                   help="only time the seed rule against the number of seeds (this checkout)")
+                   help="only time the seed rule against the number of seeds and the grid "
+                        "figures' verdicts against the number of training recipes (this "
+                        "checkout)")
     args = p.parse_args(argv)
     if args.scaling:
         doc = json.loads(args.out.read_text()) if args.out.exists() else {}
         doc["seed_scaling"] = scaling()
+        doc["recipe_scaling"] = recipe_scaling()
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(doc, indent=2) + "\n")
-        print(json.dumps(doc["seed_scaling"], indent=2))
+        print(json.dumps({k: doc[k] for k in ("seed_scaling", "recipe_scaling")}, indent=2))
         return 0
     root = args.root.resolve()
     entry = {"commit": _commit(root), "cpus": os.cpu_count(), "python": platform.python_version(),
