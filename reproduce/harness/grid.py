@@ -453,7 +453,10 @@ def evaluate_grid(run: Run, problem: str, families, sizes, count: int, methods: 
             "units": {"tag": CODE_TAG, "total": len(units), "from_committed": len(reused),
                       "recomputed_check": len(check), "computed_new": len(new),
                       "full": bool(full), "audit_seed": audit_seed,
-                      "models_audited": not getattr(run.args, "heuristics_only", False)}}
+                      # every model's committed units were audited (the seeded 10%) or recomputed
+                      # only when this run could compute every model unit (--models,
+                      # --families, --max-n and --heuristics-only narrow it)
+                      "models_audited": allowed is None}}
 
 
 def _computable(run: Run, families, methods: dict):

@@ -176,8 +176,12 @@ def test_families_and_models_choose_the_model_units_computed(tmp_path, capsys):
         raw = grid.evaluate_grid(make_run(tmp_path / str(len(chosen)) / "_".join(
             "".join(v) for v in chosen.values()), **chosen), "mvc", ["er", "regular"], [25], 1,
             methods)
+        # a narrowed run audits only the units it may compute: the JSON does not claim more
+        assert raw["units"]["models_audited"] is (not chosen)
         return {(r["family"], m) for r in raw["instances"] for m in r["results"]}
     heuristics = {("er", "greedy"), ("regular", "greedy")}
+    assert have() == heuristics | {(f, m) for f in ("er", "regular")
+                                   for m in ("g2s_rnn_s0", "g2s_rnn_s1")}
     assert have(families=["regular"]) == heuristics | {("regular", "g2s_rnn_s0"),
                                                        ("regular", "g2s_rnn_s1")}
     assert have(models=["g2s_rnn_s1"]) == heuristics | {("er", "g2s_rnn_s1"),
