@@ -7,7 +7,9 @@ paper's scale, and the model units of the paper-scale runs.
    algorithm's ``T_max`` solutions.  The literal runs in CPU worker processes while the GPU works.
 2. **Units.** Model units run on CUDA in ``--workers`` processes that share the GPU (the work is
    launch-bound, so several processes keep it busy), in priority order, until ``--budget-s``:
-   Figure 2(b)'s stress table (G2S-RNN and Structure2Vec on sparse ER and sparse bipartite
+   G2S-RNN under the other training recipes on Figure 2(b)'s graphs (the untrained null, each
+   variant's validation-selected and median seed at 25,000 vertices, every variant seed at
+   10,000: :func:`unit_list`), then Figure 2(b)'s stress table (G2S-RNN and Structure2Vec on sparse ER and sparse bipartite
    graphs with 10,000 and 25,000 vertices, average degree 7.5), then the ``scale`` profile's
    model units of Figures 2 and 3 (800, 1,600 and 3,200 vertices).  Each finished unit is
    appended to ``units.jsonl``: its key (problem, family, n, index, checkpoint SHA-256 prefix,
@@ -88,7 +90,10 @@ def _cuda_solutions(job, device="cuda"):
 
 
 def unit_list(smoke: bool = False) -> list[dict]:
-    """The model units, most important first: the G2S-RNN cells of Figure 2(b) at 25,000
+    """The model units, most important first: G2S-RNN under the other training recipes on
+    Figure 2(b)'s graphs (the untrained null at 10,000 vertices, each variant's
+    validation-selected and median seed at 25,000, every variant seed at 10,000), the G2S-RNN
+    cells of Figure 2(b) at 25,000
     vertices, every shipped training seed (``intro-25k`` and ``fig2-table``), the ``scale``
     units of G2S-RNN on ER and bipartite graphs (``intro-scale-3200``: 3,200 first, then
     1,600 and 800), then the baselines' scale units on the same graphs (``fig2-scalability``
@@ -96,23 +101,47 @@ def unit_list(smoke: bool = False) -> list[dict]:
     (graphs 1-2 of each cell), then Figure 3's scale units (the ER-15 models on the other
     families)."""
     from g2s.nn.checkpoints import checkpoint_path
+    from g2s.rl.validation import validation_seeds
     from reproduce.harness import settings as S
     units, seen = [], set()
 
-    def add(kind, problem, family, n, index, encoder, trained_on, seed):
-        path = checkpoint_path(encoder, problem, trained_on, seed)
+    def add(kind, problem, family, n, index, encoder, trained_on, seed, recipe=S.PAPER):
+        path = checkpoint_path(encoder, problem, trained_on, seed, recipe=recipe)
         key = (family, n, index, str(path))
         if path.exists() and key not in seen:
             seen.add(key)
             units.append({"kind": kind, "problem": problem, "family": family, "n": n,
                           "index": index, "checkpoint": str(path.relative_to(ROOT)),
-                          "encoder": encoder, "seed": seed})
+                          "encoder": encoder, "seed": seed, "recipe": recipe})
 
     train_for = {"sparse_er": S.ER15, "sparse_bipartite": S.BIPARTITE20,
                  "er": S.ER15, "bipartite": S.BIPARTITE20}
     table, scale_sizes = ([(f, 200) for f, _ in TABLE[:2]], (50,)) if smoke \
         else (TABLE, SCALE_SIZES)
     big = max(n for _, n in table)
+    small = min(n for _, n in table)
+    # G2S-RNN under the other training recipes on Figure 2(b)'s graphs: the untrained null's
+    # cells of the smaller size (fig2b-training-beats-untrained waits on them), then each
+    # variant's validation-selected and median seed on the largest cells (a cover there is
+    # hours on a CPU), then every variant seed on the smaller cells
+    variants = {f: [r for r in S.G2S_RECIPES.get(("mvc", t), ()) if r not in (S.PAPER,
+                                                                               S.UNTRAINED)]
+                for f, t in train_for.items() if f.startswith("sparse_")}
+    for family, n in table:
+        if n == small:
+            for s in S.G2S_RECIPE_SEEDS.get(("mvc", train_for[family], S.UNTRAINED), ()):
+                add("table", "mvc", family, n, 0, "g2s_rnn", train_for[family], s, S.UNTRAINED)
+    for family, n in table:
+        if n == big:
+            for r in variants[family]:
+                chosen = validation_seeds("mvc", train_for[family], r)
+                for s in sorted({chosen["selected"], chosen["median"]} if chosen else ()):
+                    add("table", "mvc", family, n, 0, "g2s_rnn", train_for[family], s, r)
+    for family, n in table:
+        if n == small:
+            for r in variants[family]:
+                for s in S.G2S_RECIPE_SEEDS[("mvc", train_for[family], r)]:
+                    add("table", "mvc", family, n, 0, "g2s_rnn", train_for[family], s, r)
     # every shipped training seed of G2S-RNN on the largest cells (the seed is the unit of
     # replication of intro-25k), the informative sparse ER cell's seeds before the bipartite's
     for family, n in table:

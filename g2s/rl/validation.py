@@ -39,7 +39,7 @@ from g2s.rl.config import TrainConfig
 __all__ = ["EXACT_BASE", "ALGORITHM2_BASE", "REFERENCE_SECONDS", "greedy_objectives",
            "exact_validation_set", "validate_exact", "algorithm2_validation_graphs",
            "algorithm2_validation_set", "validate_algorithm2",
-           "select_default_checkpoints", "SELECTION_FILE"]
+           "select_default_checkpoints", "SELECTION_FILE", "validation_seeds"]
 
 #: ``instance_seed`` bases of the two validation sets (evaluation graphs use base 0)
 EXACT_BASE = 987_654
@@ -171,3 +171,32 @@ def select_default_checkpoints(directory=None, progress: bool = False) -> dict:
     atomic_write_text(folder / DEFAULTS_FILE, json.dumps(table, indent=1) + "\n")
     atomic_write_text(folder / SELECTION_FILE, json.dumps(record, indent=1) + "\n")
     return table
+
+
+def validation_seeds(problem: str, trained_on: str, recipe: str,
+                     directory=None) -> dict | None:
+    """A recipe's validation-selected training seed and its median seed, for the work too
+    costly to run on every seed (a 25,000-vertex cover is hours on a CPU), chosen on
+    validation data only: each shipped seed's score is the Algorithm 2 validation ratio its
+    weights were selected by (its sidecar's ``best_val_ratio``; every seed of a recipe is scored
+    on the same validation graphs of its training family, so the scores compare).
+
+    ``{"selected": the seed with the lowest score (ties: the smaller seed), "median": the seed
+    at the lower median of the sorted scores, "scores": {seed: score}}``; ``None`` when the
+    recipe does not select on Algorithm 2 validation (``paper``'s exact validation saturates at
+    1.000; ``untrained`` is not trained) or no seed of it is shipped."""
+    from g2s.nn.checkpoints import read_meta, shipped
+    scores = {}
+    for ident, path in shipped(directory).items():
+        if (ident.encoder, ident.problem, ident.trained_on, ident.recipe) != \
+                ("g2s_rnn", problem, trained_on, recipe):
+            continue
+        meta = read_meta(path)
+        if meta.get("validation") != "algorithm2" or meta.get("best_val_ratio") is None:
+            return None
+        scores[ident.seed] = float(meta["best_val_ratio"])
+    if not scores:
+        return None
+    ranked = sorted(scores, key=lambda s: (scores[s], s))
+    return {"selected": ranked[0], "median": ranked[(len(ranked) - 1) // 2],
+            "scores": dict(sorted(scores.items()))}

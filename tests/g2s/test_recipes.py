@@ -195,3 +195,64 @@ def test_the_default_checkpoint_is_chosen_on_validation_across_recipes(tmp_path,
     assert json.loads((tmp_path / "defaults.json").read_text()) == table
     assert record["validation_set"]["graphs"] == 4 and len(record["validation_set"][
         "best_known"]) == 4
+
+
+def _sidecars(folder, recipe, scores, validation="algorithm2"):
+    """Checkpoint files of G2S-RNN MVC ER-15 under ``recipe``, seed -> sidecar score (the .pt
+    is a placeholder: :func:`validation_seeds` reads the sidecars)."""
+    for seed, score in scores.items():
+        path = checkpoint_path("g2s_rnn", "mvc", "er15", seed, folder, recipe=recipe)
+        path.write_bytes(b"")
+        path.with_suffix(".json").write_text(json.dumps(
+            {"validation": validation, "best_val_ratio": score, "seed": seed}))
+
+
+def test_the_validation_seeds_are_the_best_and_the_median_score(tmp_path):
+    """A recipe's validation-selected seed has the lowest validation score (ties: the smaller
+    seed), its median seed the lower median; a recipe selected by the exact validation, or with
+    no seed, has none; another recipe's or problem's files do not count."""
+    from g2s.rl.validation import validation_seeds
+    _sidecars(tmp_path, "tvaried", {0: 1.03, 1: 1.01, 2: 1.05, 3: 1.01, 4: 1.02, 5: 1.04})
+    _sidecars(tmp_path, "target", {0: 1.0, 1: 1.0, 2: 1.0})
+    _sidecars(tmp_path, "selected", {0: 0.5})
+    (tmp_path / "g2s_rnn_mis_er15_tvaried_s9.pt").write_bytes(b"")
+    got = validation_seeds("mvc", "er15", "tvaried", tmp_path)
+    # sorted: s1 1.01, s3 1.01, s4 1.02, s0 1.03, s5 1.04, s2 1.05 -> lower median s4
+    assert (got["selected"], got["median"]) == (1, 4)
+    assert got["scores"] == {0: 1.03, 1: 1.01, 2: 1.05, 3: 1.01, 4: 1.02, 5: 1.04}
+    tied = validation_seeds("mvc", "er15", "target", tmp_path)   # a saturated validation
+    assert (tied["selected"], tied["median"]) == (0, 1)
+    assert validation_seeds("mvc", "er15", "sizes", tmp_path) is None
+    _sidecars(tmp_path, "paper", {0: 1.0, 1: 1.0}, validation="exact")
+    assert validation_seeds("mvc", "er15", "paper", tmp_path) is None
+
+
+def test_device_check_runs_the_recipes_on_figure2b_first():
+    """``benchmarks/device_check.py``'s units start with G2S-RNN under the other recipes on
+    Figure 2(b)'s graphs: the untrained null's 10,000-vertex cells, then each variant's
+    validation-selected and median seed at 25,000 vertices and no other seed there; every
+    unit names its recipe and a shipped checkpoint of that recipe."""
+    import sys
+
+    from g2s.nn.checkpoints import CheckpointId
+    from g2s.rl.recipes import PAPER, UNTRAINED
+    from g2s.rl.validation import validation_seeds
+    sys.path.insert(0, str(CHECKPOINT_DIR.parents[1]))
+    from benchmarks.device_check import unit_list
+    units = unit_list()
+    names = {p.name: ident for ident, p in shipped().items()}
+    for u in units:
+        ident: CheckpointId = names[u["checkpoint"].rsplit("/", 1)[-1]]
+        assert ident.recipe == u["recipe"] and ident.seed == u["seed"]
+    kinds = [u["recipe"] for u in units]
+    first_paper = kinds.index(PAPER)
+    assert all(r != PAPER for r in kinds[:first_paper])
+    assert all(r == PAPER for r in kinds[first_paper:])
+    untrained = [u for u in units[:first_paper] if u["recipe"] == UNTRAINED]
+    assert untrained and {u["n"] for u in untrained} == {10_000}
+    assert untrained == units[:len(untrained)]
+    for u in units[:first_paper]:
+        if u["n"] == 25_000:
+            chosen = validation_seeds("mvc", names[u["checkpoint"].rsplit("/", 1)[-1]]
+                                      .trained_on, u["recipe"])
+            assert u["seed"] in (chosen["selected"], chosen["median"])
