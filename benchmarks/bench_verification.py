@@ -129,8 +129,10 @@ def _with_variants(result: dict, recipes) -> dict:
     ``recipes`` (``g2s_rnn_{recipe}_sK``), each copy's ratios scaled by ``1 + 1e-9 j``."""
     import copy
     import re
+
+    from reproduce.harness.verdicts.recipes import ENCODER, model_name
     out = copy.deepcopy(result)
-    shipped = re.compile(r"^g2s_rnn_s\d+$")
+    shipped = re.compile(rf"^{ENCODER}_s\d+$")
     inst = out.get("instances", [])
     for row in (r for rows in inst.values() for r in rows) if isinstance(inst, dict) else inst:
         res = row["results"]
@@ -139,7 +141,7 @@ def _with_variants(result: dict, recipes) -> dict:
                 got = dict(res[key])
                 if isinstance(got.get("ratio"), float):
                     got["ratio"] *= 1 + 1e-9 * j
-                res[key.replace("g2s_rnn", f"g2s_rnn_{r}", 1)] = got
+                res[key.replace(ENCODER, model_name(r), 1)] = got
     return out
 
 
