@@ -384,7 +384,9 @@ def run_pytest(node_ids: list[str]) -> dict[str, str]:
         if xml.exists():
             for case in ET.parse(xml).getroot().iter("testcase"):
                 file = case.get("file") or ""
-                name = case.get("name", "")
+                # pytest-xdist's --dist loadgroup names a grouped test NAME@GROUP (its
+                # parametrization, if any, before the @): the ledger names the test alone
+                name = re.sub(r"@[^\[\]@]*$", "", case.get("name", ""))
                 status = "passed"
                 for child in case:
                     if child.tag in ("failure", "error"):

@@ -104,6 +104,22 @@ def test_pytest_check_outcomes(tmp_path, monkeypatch):
                    "test_x.py::test_nope": "missing"}
 
 
+def test_a_test_in_an_xdist_group_is_found(tmp_path, monkeypatch):
+    """Under ``--dist loadgroup`` pytest-xdist reports a grouped test as ``NAME@GROUP``
+    (``NAME[PARAMS]@GROUP`` when parametrized): the ledger's node id still finds it (it read
+    ``missing``, a drift, wherever the claims ran their tests on two workers)."""
+    (tmp_path / "test_g.py").write_text(
+        "import pytest\n\n"
+        "@pytest.mark.xdist_group('shared')\ndef test_one():\n    assert True\n\n"
+        "@pytest.mark.xdist_group('shared')\n@pytest.mark.parametrize('x', [1, 0])\n"
+        "def test_two(x):\n    assert x\n")
+    monkeypatch.setattr(C, "ROOT", tmp_path)
+    monkeypatch.setattr(C, "_parallel", lambda: ["-n", "2", "--dist", "loadgroup"])
+    out = C.run_pytest(["test_g.py::test_one", "test_g.py::test_two", "test_g.py::test_two[1]"])
+    assert out == {"test_g.py::test_one": "passed", "test_g.py::test_two": "failed",
+                   "test_g.py::test_two[1]": "passed"}
+
+
 # ---------------------------------------------------------------- evidence defects
 
 def _fake_figure(tmp_path, monkeypatch, derived):
