@@ -448,6 +448,33 @@ def test_a_rule_revised_after_its_data_says_so_on_every_page():
     assert "- `aaaaaaa`, before its data: first" in page
 
 
+def test_the_recipes_page_shows_every_trained_model_claim_with_its_robustness_word():
+    """Every claim about a trained model (its derived verdict carries a robustness word) is a
+    row of the recipes page: the ledger's verdict, the words under each recipe and the
+    robustness word with its note; the page's legend has the words in use; CLAIMS.md links the
+    page with the count of each word. A ledger with no such claim has no recipes page."""
+    from reproduce.claims_render import RECIPES_PAGE
+    from reproduce.harness.verdicts.recipes import ROBUSTNESS_MEANING
+    trained = dict(_claim("e"), id="t1", verdict="refuted")
+    other = dict(_claim("e"), id="t2", verdict="seed-dependent")
+    plain = dict(_claim("e"), id="p", verdict="confirmed")
+    derived = {"t1": {"verdict": "refuted", "by_recipe": "paper refuted, B confirmed",
+                      "robustness": "recipe-sensitive", "robustness_note": "B confirmed"},
+               "t2": {"verdict": "seed-dependent", "by_recipe": "paper seed-dependent",
+                      "robustness": "untested", "robustness_note": "no variant"},
+               "p": {"verdict": "confirmed"}}
+    pages = C.render_pages([trained, other, plain], derived)
+    page = pages[RECIPES_PAGE]
+    assert "| [t1](experiments.md#claim-t1) | refuted | paper refuted, B confirmed | " \
+           "**recipe-sensitive**: B confirmed |" in page
+    assert "| [t2](experiments.md#claim-t2) | seed-dependent |" in page
+    assert "[p](" not in page and "2 claims: 1 recipe-sensitive, 1 untested." in page
+    assert f"| **recipe-sensitive** | {ROBUSTNESS_MEANING['recipe-sensitive']} |" in page
+    assert "**recipe-robust**" not in page          # a word not in use has no legend line
+    assert f"]({RECIPES_PAGE}): 1 recipe-sensitive, 1 untested" in pages["CLAIMS.md"]
+    assert RECIPES_PAGE not in C.render_pages([plain], {"p": {"verdict": "confirmed"}})
+
+
 # ---------------------------------------------------------------- what a reader sees
 
 def _page(path):
@@ -464,6 +491,7 @@ def test_the_summary_reads_in_two_minutes():
     assert "Evidence, claim by claim" not in summary
     for path in C.AREA_PAGES.values():
         assert f"]({path})" in summary
+    assert "](docs/claims/recipes.md)" in summary
 
 
 def test_standing_is_counted_from_the_ledger():

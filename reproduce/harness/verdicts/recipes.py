@@ -47,8 +47,20 @@ from reproduce.harness.verdicts.seeds import (
     seeds_verdict,
 )
 
-__all__ = ["ENCODER", "NULL_CLAIM_SUFFIX", "model_name", "recipe_view", "recipes_in",
-           "with_recipes", "null_claim", "null_parts", "robustness"]
+__all__ = ["ENCODER", "NULL_CLAIM_SUFFIX", "ROBUSTNESS_MEANING", "model_name", "recipe_view",
+           "recipes_in", "with_recipes", "null_claim", "null_parts", "robustness"]
+
+#: the robustness words :func:`robustness` gives, each with its one meaning (the ledger's
+#: recipes page shows them as its legend)
+ROBUSTNESS_MEANING = {
+    "recipe-robust": "the same verdict under the shipped recipe and under every other reading "
+                     "of the paper's training recipe trained for the claim's models: the "
+                     "verdict belongs to the method, not to one reading of its recipe",
+    "recipe-sensitive": "some reading the paper allows changes the verdict (the note names "
+                        "which, and what it becomes)",
+    "pending": "a reading trained for the claim's models is not evaluated on all its seeds yet",
+    "untested": "no other reading of the recipe was trained for the claim's models",
+}
 
 ENCODER = "g2s_rnn"
 #: every learning-null claim's id ends so (``fig3-training-beats-untrained``): its verdict under
