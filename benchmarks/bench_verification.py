@@ -126,16 +126,23 @@ def scaling(seed_counts=(5, 10, 20)) -> list[dict]:
 
 def _with_variants(result: dict, recipes) -> dict:
     """``result`` with each shipped G2S-RNN seed's results copied under every recipe of
-    ``recipes`` (``g2s_rnn_{recipe}_sK``), each copy's ratios scaled by ``1 + 1e-9 j``."""
+    ``recipes`` (``g2s_rnn_{recipe}_sK``), each copy's ratios scaled by ``1 + 1e-9 j``; the
+    results of the variants already evaluated are left out first, so the series starts
+    from the shipped recipe and the learning null alone."""
     import copy
     import re
 
+    from g2s.rl.recipes import PAPER, RECIPES, UNTRAINED
     from reproduce.harness.verdicts.recipes import ENCODER, model_name
     out = copy.deepcopy(result)
     shipped = re.compile(rf"^{ENCODER}_s\d+$")
+    evaluated = re.compile("^(" + "|".join(model_name(r) for r in RECIPES
+                                           if r not in (PAPER, UNTRAINED)) + r")(_s\d+)?$")
     inst = out.get("instances", [])
     for row in (r for rows in inst.values() for r in rows) if isinstance(inst, dict) else inst:
         res = row["results"]
+        for key in [k for k in res if evaluated.match(k)]:
+            del res[key]
         for key in [k for k in res if shipped.match(k)]:
             for j, r in enumerate(recipes, start=1):
                 got = dict(res[key])
