@@ -9,8 +9,9 @@ paper's scale, and the model units of the paper-scale runs.
    launch-bound, so several processes keep it busy), in priority order, until ``--budget-s``:
    G2S-RNN under the other training recipes on Figure 2(b)'s graphs (the untrained null, each
    variant's validation-selected and median seed at 25,000 vertices, every variant seed at
-   10,000: :func:`unit_list`), then Figure 2(b)'s stress table (G2S-RNN and Structure2Vec on sparse ER and sparse bipartite
-   graphs with 10,000 and 25,000 vertices, average degree 7.5), then the ``scale`` profile's
+   10,000: :func:`unit_list`), then Figure 2(b)'s stress table (G2S-RNN and Structure2Vec on
+   sparse ER and sparse bipartite graphs with 10,000 and 25,000 vertices, average degree
+   7.5), then the ``scale`` profile's
    model units of Figures 2 and 3 (800, 1,600 and 3,200 vertices).  Each finished unit is
    appended to ``units.jsonl``: its key (problem, family, n, index, checkpoint SHA-256 prefix,
    ``t_max``), the graph's fingerprint, the solution, objective, best ``T`` and seconds.  MVC
@@ -93,9 +94,8 @@ def unit_list(smoke: bool = False) -> list[dict]:
     """The model units, most important first: G2S-RNN under the other training recipes on
     Figure 2(b)'s graphs (the untrained null at 10,000 vertices, each variant's
     validation-selected and median seed at 25,000, every variant seed at 10,000), the G2S-RNN
-    cells of Figure 2(b) at 25,000
-    vertices, every shipped training seed (``intro-25k`` and ``fig2-table``), the ``scale``
-    units of G2S-RNN on ER and bipartite graphs (``intro-scale-3200``: 3,200 first, then
+    cells of Figure 2(b) at 25,000 vertices, every shipped training seed (``intro-25k`` and
+    ``fig2-table``), the ``scale`` units of G2S-RNN on ER and bipartite graphs (``intro-scale-3200``: 3,200 first, then
     1,600 and 800), then the baselines' scale units on the same graphs (``fig2-scalability``
     at scale; formerly these came after the rest of Figure 2(b)), then the rest of Figure 2(b)
     (graphs 1-2 of each cell), then Figure 3's scale units (the ER-15 models on the other
