@@ -96,10 +96,10 @@ def unit_list(smoke: bool = False) -> list[dict]:
     validation-selected and median seed at 25,000, every variant seed at 10,000), the G2S-RNN
     cells of Figure 2(b) at 25,000 vertices, every shipped training seed (``intro-25k`` and
     ``fig2-table``), the ``scale`` units of G2S-RNN on ER and bipartite graphs
-    (``intro-scale-3200``: 3,200 first, then 1,600 and 800), then the baselines' scale units on the same graphs (``fig2-scalability``
-    at scale; formerly these came after the rest of Figure 2(b)), then the rest of Figure 2(b)
-    (graphs 1-2 of each cell), then Figure 3's scale units (the ER-15 models on the other
-    families)."""
+    (``intro-scale-3200``: 3,200 first, then 1,600 and 800), then the baselines' scale units
+    on the same graphs (``fig2-scalability`` at scale; formerly these came after the rest of
+    Figure 2(b)), then the rest of Figure 2(b) (graphs 1-2 of each cell), then Figure 3's
+    scale units (the ER-15 models on the other families)."""
     from g2s.nn.checkpoints import checkpoint_path
     from g2s.rl.validation import validation_seeds
     from reproduce.harness import settings as S
