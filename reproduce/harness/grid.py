@@ -305,7 +305,10 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
         model, _ = load_checkpoint(checkpoint, device=device)
         if resume is not None:
             Path(resume).parent.mkdir(parents=True, exist_ok=True)
+        # MVC's rollouts stop once another has a smaller cover: the same best solution and
+        # best T (ties go to the smallest T), a third less work on dense graphs
         S, info = solve_with_model(model, problem, G, t_max=t_max, device=device,
+                                   prune=problem == "mvc",
                                    resume=resume if model.variable_depth else None)
     return {"objective": check_solution(problem, G, S), "best_T": info.get("best_T"),
             "time_s": round(time.time() - t0, 3), "solution": sorted(S)}
