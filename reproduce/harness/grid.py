@@ -127,9 +127,27 @@ def model_script(name: str, doc: str, argv, produce, derive, extra=None,
     # no --seed: these scripts evaluate the fixed, certified instances of g2s.reference.certificates
     # and the shipped weights, so no seed would change their output
     more = {} if profiles is None else {"profiles": profiles}
+
+    def produce_recorded(args, run):
+        # the weights a JSON was made from, when not the shipped ones: its claims about a
+        # trained model are then judged by the models that folder holds
+        # (:func:`reproduce.harness.verdicts.recipes.with_recipes`)
+        result, figure = produce(args, run)
+        result["checkpoint_dir"] = _repo_relative(args.checkpoint_dir)
+        return result, figure
     # every core by default: the units are independent, one torch thread each
-    return script_main(name, doc, argv, produce, derive, options=options, seed=False,
+    return script_main(name, doc, argv, produce_recorded, derive, options=options, seed=False,
                        torch_threads=1, workers=_cpus(), **more)
+
+
+def _repo_relative(directory) -> str | None:
+    """``--checkpoint-dir`` as recorded in a JSON: None for the shipped checkpoints, else the
+    folder relative to the repository when inside it (the JSON names no local path)."""
+    if directory is None:
+        return None
+    path = Path(directory).resolve()
+    root = Path(__file__).resolve().parents[2]
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
 
 
 def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds, directory=None) -> dict:

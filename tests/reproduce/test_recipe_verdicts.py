@@ -99,6 +99,22 @@ def test_a_recipe_with_fewer_seeds_than_its_target_is_pending():
     assert out["toy"]["verdict"] == "refuted" and out["toy"]["robustness"] == "pending"
 
 
+def test_a_json_of_other_weights_is_judged_by_the_models_it_holds():
+    """A JSON made with --checkpoint-dir (the early-stopped weights: three seeds of the paper's
+    recipe, no variant) has no training target: its shipped-recipe verdict is decided on the
+    seeds it holds, and with no variant in the folder the robustness word is untested, not a
+    pending that no training could resolve."""
+    result = {"instances": _records({"g2s_rnn_s0": 1.3})}
+    targets = {"paper": tuple(range(10)), "selected": tuple(range(10))}
+    shipped = with_recipes(result, _derive, ["toy"], targets)
+    assert shipped["toy"]["by_recipe"] == "paper pending, A' pending"
+    assert shipped["toy"]["robustness"] == "pending"
+    other = with_recipes({**result, "checkpoint_dir": "g2s/checkpoints/early20k"}, _derive,
+                         ["toy"], targets)
+    assert other["toy"]["by_recipe"] == "paper refuted"
+    assert other["toy"]["robustness"] == "untested"
+
+
 def test_the_learning_null_pairs_each_seed_with_its_initialisation():
     better = {f"g2s_rnn_s{s}": 1.05 for s in range(5)}
     better.update({f"g2s_rnn_untrained_s{s}": 1.3 for s in range(5)})

@@ -176,12 +176,14 @@ def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[
     word's one exception (module docstring).  ``targets[recipe]``: the seeds the recipe is
     trained with for every model the claims read (:func:`reproduce.harness.settings.
     recipe_targets`); a recipe evaluated on fewer is ``pending``, one without a target is not a
-    reading of these models.  Default: every recipe in the JSON, complete as it is.
+    reading of these models.  Default, and for a JSON made from other weights than the
+    shipped ones (its ``checkpoint_dir``, e.g. the early-stopped weights, which no training
+    target describes): every recipe in the JSON, complete as it is.
     ``bare_seed``: as :func:`recipes_in`."""
     out = derive(result)
     claims = [c for c in claims if c in out]
     present = recipes_in(result, bare_seed)
-    if targets is None:
+    if targets is None or result.get("checkpoint_dir") is not None:
         targets = present
     words: dict[str, dict[str, str]] = {c: {r: "pending" for r in targets} for c in claims}
     for r, seeds in present.items():
