@@ -24,6 +24,12 @@ every recipe with no rule knowing about recipes.  Then, per claim about a traine
   confirmed under a reading the paper allows is **not-reproduced** (the paper's recipe can
   satisfy it; ours did not), with that reason.
 
+Revised after Figure 4's variant data existed (no verdict word under any recipe changed with
+it): a JSON made from other weights than the shipped ones (its ``checkpoint_dir``: the
+early-stopped weights, three seeds of the paper's recipe and no variant) has no training
+target, so it is judged by the recipes and seeds it holds; its claims read **untested**
+instead of a ``pending`` that no training could resolve.
+
 The learning null (:func:`null_claim`): each trained seed s is paired with the untrained
 initialisation s it started from; over every graph of the figure both ran, the paired
 per-graph differences (trained minus untrained ratio; lower is better) give a percentile
