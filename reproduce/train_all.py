@@ -159,7 +159,12 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.select_defaults:
+        import torch
+
         from g2s.rl.validation import select_default_checkpoints
+        # 50-vertex graphs: one thread is as fast, and on a loaded machine several threads
+        # per process thrash (measured: minutes per checkpoint instead of seconds)
+        torch.set_num_threads(1)
         for problem, name in select_default_checkpoints(progress=True).items():
             print(f"{problem}: {name}")
         return 0
