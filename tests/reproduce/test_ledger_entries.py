@@ -41,10 +41,14 @@ def test_figure3_graphs_per_point():
     seeds = S.G2S_SEEDS[("mvc", S.ER15)]
     assert len(seeds) == 10  # the training seed is the unit: every shipped seed is evaluated
     g2s = sorted(k for k in _json("figure3")["checkpoints"] if k.startswith("g2s_rnn"))
-    # beside them, the learning null: the untrained initial weights under the same search
-    null = S.RECIPE_TRAIN_SEEDS[("mvc", S.ER15, S.UNTRAINED)]
-    assert g2s == sorted([f"g2s_rnn_mvc_er15_s{s}.pt" for s in seeds]
-                         + [f"g2s_rnn_mvc_er15_untrained_s{s}.pt" for s in null])
+    # beside them, every other recipe's seeds (the readings of the training recipe and the
+    # learning null, the untrained initial weights under the same search): all it trains
+    from g2s.nn.checkpoints import checkpoint_path
+    every = [checkpoint_path("g2s_rnn", "mvc", S.ER15, s, recipe=r).name
+             for (enc, p, t, r), got in S.TRAIN_TARGETS.items()
+             if (enc, p, t) == ("g2s_rnn", "mvc", S.ER15) for s in got]
+    assert len(every) == 10 + 3 * 10 + 5
+    assert g2s == sorted(every)
 
 
 def test_bipartite_sizes_differ_from_the_paper_only_at_the_smallest():
