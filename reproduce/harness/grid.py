@@ -27,7 +27,7 @@ from g2s.argtypes import positive_int
 from g2s.graphs import FAMILIES as GRAPH_FAMILIES
 from g2s.heuristics import TRIVIAL
 from reproduce.harness import rebuild
-from reproduce.harness.contract import DEFAULT_OUT, Run, script_main
+from reproduce.harness.contract import DEFAULT_OUT, REPO_ROOT, Run, script_main
 from reproduce.harness.engine import Job, run_jobs
 from reproduce.harness.unit_check import trivial_unit, validate_unit
 from reproduce.harness.unit_import import import_units
@@ -146,8 +146,8 @@ def _repo_relative(directory) -> str | None:
     if directory is None:
         return None
     path = Path(directory).resolve()
-    root = Path(__file__).resolve().parents[2]
-    return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+    return path.relative_to(REPO_ROOT).as_posix() if path.is_relative_to(REPO_ROOT) \
+        else path.name
 
 
 def shipped_seeds(encoder: str, problem: str, trained_on: str, seeds, directory=None) -> dict:

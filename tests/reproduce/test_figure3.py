@@ -245,11 +245,9 @@ def test_a_json_records_the_weights_it_was_made_from(tmp_path):
     """A figure made with ``--checkpoint-dir`` records the folder (relative to the repository,
     no local path), so its claims are judged by the models the folder holds; the shipped
     weights record None."""
-    from pathlib import Path
-
+    from reproduce.harness.contract import REPO_ROOT
     from reproduce.harness.grid import _repo_relative
-    root = Path(__file__).resolve().parents[2]
     assert _repo_relative(None) is None
-    assert _repo_relative(root / "g2s" / "checkpoints" / "early20k") == \
+    assert _repo_relative(REPO_ROOT / "g2s" / "checkpoints" / "early20k") == \
         "g2s/checkpoints/early20k"
     assert _repo_relative(tmp_path) == tmp_path.name
