@@ -45,6 +45,7 @@ if not __package__:  # run as python reproduce/all.py
 
 from g2s import argtypes  # noqa: E402
 from reproduce.common import OneLineParser  # noqa: E402
+from reproduce.figure2b_parts.config import UNITS_DIR as FIGURE2B_UNITS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "paper_figures"
@@ -66,7 +67,7 @@ STEPS = (
      ("--checkpoint-dir", "g2s/checkpoints/early20k", "--out", "paper_figures/figure4_early20k"),
      "figure4_early20k/figure4.json", True),
     ("figure6", "figure6.py", (), "figure6.json", True),
-    ("figure2b", "figure2b.py", ("--cache-dir", "paper_figures/figure2b_units"),
+    ("figure2b", "figure2b.py", ("--cache-dir", str(FIGURE2B_UNITS.relative_to(ROOT))),
      "figure2b.json", False),
     ("appendix_d3", "appendix_d3.py", (), "appendix_d3.json", False),
     # the paper's 240 s cut-off (about 100 CPU-minutes; its units are cached per program run)

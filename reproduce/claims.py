@@ -225,7 +225,8 @@ def _derive_figure(name: str, cache: dict, figures: Path | None = None,
             from reproduce.harness.rederive import drift
             cache[(name, "rederive")] = drift(payload, path.parent / ".cache" / Path(name).name,
                                               summarise=_one_argument_summarise(module),
-                                              recompute=getattr(module, "recompute", None))
+                                              recompute=getattr(module, "recompute", None),
+                                              audit=getattr(module, "audit", None))
             # a JSON that drifts or comes from a dirty tree reads drift whatever its rules
             # say (derive_json), so they are run only on one that does not
             clean = not cache[(name, "dirty")] and not cache[(name, "rederive")]

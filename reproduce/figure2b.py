@@ -57,7 +57,7 @@ from reproduce.figure2b_parts.config import (
     seed_of,
 )
 from reproduce.figure2b_parts.rules import NULL_CLAIM, derive_verdicts, summarise
-from reproduce.figure2b_parts.units import compute
+from reproduce.figure2b_parts.units import audit, compute
 from reproduce.harness.verdicts.recipes import model_name
 
 # the script is the public entry point: everything below reproduce/figure2b_parts/ stays importable
@@ -65,7 +65,7 @@ from reproduce.harness.verdicts.recipes import model_name
 __all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "PAPER",
            "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "TAG", "SEEDS", "RECIPE_MAX_N",
            "RECIPE_MODELS", "NULL_CLAIM", "recipe_runs", "label",
-           "seed_of", "seed_labels", "options", "compute",
+           "seed_of", "seed_labels", "options", "audit", "compute",
            "summarise", "derive_verdicts", "plot", "produce", "main"]
 
 

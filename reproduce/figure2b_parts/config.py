@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from g2s.rl import recipes as R
 from reproduce.harness import settings as S
+from reproduce.harness.contract import DEFAULT_OUT
 from reproduce.harness.verdicts.recipes import model_name
 
-__all__ = ["NAME", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS", "PAPER",
-           "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "BEST_KNOWN_BUDGET", "TAG",
-           "SEEDS", "RECIPE_MAX_N", "RECIPE_MODELS", "TRAINED_CLAIMS", "label", "seed_of",
+__all__ = ["NAME", "UNITS_DIR", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS",
+           "PAPER", "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "BEST_KNOWN_BUDGET",
+           "TAG", "SEEDS", "RECIPE_MAX_N", "RECIPE_MODELS", "TRAINED_CLAIMS", "label", "seed_of",
            "seed_labels", "recipe_runs"]
 
 NAME = "figure2b"
+#: the committed units of Figure 2(b)'s ``ci`` run (``--cache-dir``: covers that took hours,
+#: each with its solution), from which the committed JSON is assembled and which the ledger's
+#: check audits (:func:`reproduce.figure2b_parts.units.audit`)
+UNITS_DIR = DEFAULT_OUT / "figure2b_units"
 #: profile -> (sizes, graphs per size).  Figure 2(b): "10,000 and 25,000 vertices"; one graph
 #: per cell in the paper's table
 PROFILES = {"smoke": ((150,), 1), "ci": ((10_000, 25_000), 1), "paper": ((10_000, 25_000), 3)}

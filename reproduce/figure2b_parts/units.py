@@ -38,7 +38,7 @@ from reproduce.figure2b_parts.config import (
 )
 from reproduce.harness import settings as S
 
-__all__ = ["compute", "unit"]
+__all__ = ["AUDIT_STEPS", "audit", "compute", "unit"]
 
 
 def _instance(family: str, n: int, index: int):
@@ -57,6 +57,55 @@ def _trivial_draws(family: str, n: int, index: int, G) -> list[int]:
     return trivial_unit("mvc", family, n, index, G)["draws"]
 
 
+def _models(seeds) -> tuple[dict, dict, dict, dict]:
+    """The models a run with training seeds ``seeds`` evaluates: ``runs`` (result name ->
+    (model, seed) of the shipped recipe: seed 0 first, the table's pairing, then seeds 1, 2, ..;
+    a seed a model does not ship, such as Structure2Vec's beyond its three, is left out),
+    ``variants`` (:func:`recipe_runs`: G2S-RNN under the other recipes, the variants and the
+    untrained null, per family), ``base`` (result name -> the model's name in a unit key) and
+    ``paths`` (per family, result name -> checkpoint)."""
+    from g2s.nn.checkpoints import checkpoint_path
+    runs = {label(m, seed): (m, seed) for seed in sorted(seeds) for m in MODELS
+            if seed == 0 or any(checkpoint_path(m, "mvc", t, seed).exists()
+                                for t in FAMILIES.values())}
+    variants = recipe_runs(seeds)
+    base = {lab: m for lab, (m, _) in runs.items()}
+    base.update({lab: m for per in variants.values() for lab, (m, _s, _r) in per.items()})
+    paths = {f: {**{lab: checkpoint_path(m, "mvc", trained_on, seed)
+                    for lab, (m, seed) in runs.items()},
+                 **{lab: checkpoint_path("g2s_rnn", "mvc", trained_on, seed, recipe=r)
+                    for lab, (_m, seed, r) in variants[f].items()}}
+             for f, trained_on in FAMILIES.items()}
+    return runs, variants, base, paths
+
+
+def _hashes(paths: dict) -> dict:
+    """Per family, result name -> the checkpoint's hash (a unit key's ``checkpoint``), for the
+    checkpoints that exist."""
+    from reproduce.harness.grid import sha
+    return {f: {m: sha(p) for m, p in ps.items() if p.exists()} for f, ps in paths.items()}
+
+
+def _key(family: str, n: int, index: int, method: str, checkpoint: str | None = None,
+         time_limit: float | None = None, budget: float | None = None) -> dict:
+    """The cache key of one unit: a model's carries its checkpoint's hash, the reference its
+    CP-SAT time limit, the best known cover its solver's budget."""
+    key = {"tag": TAG, "family": family, "n": n, "index": index, "method": method}
+    if checkpoint is not None:
+        key["checkpoint"] = checkpoint
+    if time_limit is not None:
+        key["time_limit"] = time_limit
+    if budget is not None:
+        key["budget"] = budget
+    return key
+
+
+def _size(value) -> int | None:
+    """The cover size of a cached unit (a heuristic's unit keeps its cover only)."""
+    solution = value.get("solution") if isinstance(value, dict) else None
+    return len(set(solution)) if isinstance(solution, list) else None
+
+
 def _check(G, solution) -> int:
     from g2s.problems import check_solution
     return check_solution("mvc", G, set(solution))
@@ -66,9 +115,8 @@ def compute(args, run: Run) -> dict:
     """Every (family, size, graph) row; units not cached are computed through the engine
     (:func:`reproduce.harness.engine.run_jobs`: serially, ``--workers N`` or ``--scheduler``)."""
     from g2s.graphs import graph_fingerprint
-    from g2s.nn.checkpoints import checkpoint_path
     from reproduce.harness.engine import Job, run_jobs
-    from reproduce.harness.grid import sha, unit_memory
+    from reproduce.harness.grid import unit_memory
     sizes, count = PROFILES[args.profile]
     seeds = tuple(args.seeds) if args.seeds else SEEDS[args.profile]
     todo = set(args.methods) if args.methods is not None else \
@@ -77,27 +125,13 @@ def compute(args, run: Run) -> dict:
     limit = args.reference_time_limit or REFERENCE_LIMIT[args.profile]
     budget = BEST_KNOWN_BUDGET[args.profile]
     rows, jobs, keys, known = [], [], {}, {}
-    # result name -> the model it runs: seed 0 first (the table's pairing), then seeds 1, 2, ..
-    # (a seed a model does not ship, such as Structure2Vec's beyond its three, is left out)
-    runs = {label(m, seed): (m, seed) for seed in sorted(seeds) for m in MODELS
-            if seed == 0 or any(checkpoint_path(m, "mvc", t, seed).exists()
-                                for t in FAMILIES.values())}
-    # G2S-RNN under the other recipes (the variants, the untrained null), per family: its own
-    # training set's recipes, every seed up to RECIPE_MAX_N vertices (--recipe-max-n)
-    variants = recipe_runs(seeds)
+    runs, variants, base, paths = _models(seeds)
     recipe_max_n = getattr(args, "recipe_max_n", None) or RECIPE_MAX_N[args.profile]
-    base = {lab: m for lab, (m, _) in runs.items()}
-    base.update({lab: m for per in variants.values() for lab, (m, _s, _r) in per.items()})
     recipe_labels = sorted({lab for per in variants.values() for lab in per},
                            key=lambda lab: (RECIPE_MODELS.index(base[lab]), seed_of(lab)))
     methods = [*(m for m in runs if base[m] == m), *HEURISTICS,
                *(m for m in runs if base[m] != m), *recipe_labels]
-    paths = {f: {**{lab: checkpoint_path(m, "mvc", trained_on, seed)
-                    for lab, (m, seed) in runs.items()},
-                 **{lab: checkpoint_path("g2s_rnn", "mvc", trained_on, seed, recipe=r)
-                    for lab, (_m, seed, r) in variants[f].items()}}
-             for f, trained_on in FAMILIES.items()}
-    hashes = {f: {m: sha(p) for m, p in ps.items() if p.exists()} for f, ps in paths.items()}
+    hashes = _hashes(paths)
     if args.import_units is not None:
         known.update(_import(run, args.import_units, sizes, count, hashes, base))
     for family in FAMILIES:
@@ -114,16 +148,11 @@ def compute(args, run: Run) -> dict:
                 extra = [] if nx.is_bipartite(G) else ["best_known"]
                 for m in methods + ["reference", *extra]:
                     method = base.get(m, m)
-                    key = {"tag": TAG, "family": family, "n": n, "index": index,
-                           "method": method}
-                    if m in base:
-                        if m not in hashes[family]:
-                            continue
-                        key["checkpoint"] = hashes[family][m]
-                    if m == "reference":
-                        key["time_limit"] = limit
-                    if m == "best_known":
-                        key["budget"] = budget
+                    if m in base and m not in hashes[family]:
+                        continue
+                    key = _key(family, n, index, method, hashes[family].get(m),
+                               limit if m == "reference" else None,
+                               budget if m == "best_known" else None)
                     keys[(family, n, index, m)] = key
                     # the best known cover is part of the reference (--methods reference)
                     asked = "reference" if m == "best_known" else method
@@ -164,9 +193,20 @@ def compute(args, run: Run) -> dict:
                 row["results"][m] = {**entry, **{k: value.get(k) for k in ("best_T", "seconds",
                                                                           "device")}}
     improved = sum(_best_known_reference(row) for row in rows)
+    checked = None
+    if run.cache.enabled:
+        # the units this run reused from the cache (hours each, never recomputed whole) are
+        # audited by a fresh, unpredictable sample before anything is written
+        from reproduce.harness.rebuild import fresh_seed
+        checked = {"seed": fresh_seed(), "steps": AUDIT_STEPS}
+        problems = audit({"instances": rows}, checked["seed"], run.cache.root)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise SystemExit(f"{run.name}: a cached unit fails its audit: {problems[0]}{more}; "
+                             "nothing written")
     return {"sizes": list(sizes), "graphs_per_size": count, "families": list(FAMILIES),
             "methods": methods, "seeds": sorted(seeds), "best_known_budget": budget,
-            "references_improved": improved,
+            "references_improved": improved, "audit": checked,
             "paper": {f"{f}/{n}": v for (f, n), v in PAPER.items()},
             "reference_time_limit": limit, "instances": rows}
 
@@ -207,8 +247,7 @@ def _import(run, path, sizes, count, hashes: dict, base: dict) -> dict:
 
     def key(u):
         f, n, i, m = u
-        return {"tag": TAG, "family": f, "n": n, "index": i, "method": base[m],
-                "checkpoint": hashes[f][m]}
+        return _key(f, n, i, base[m], hashes[f][m])
 
     kept: dict = {}
     import_units(run, path, "mvc", units, key, lambda u: hashes[u[0]].get(u[3]), S.T_MAX,
@@ -256,6 +295,95 @@ def unit(method, family, n, index, checkpoint, device, resume, limit) -> dict:
     return {"solution": sorted(S_), "objective": len(S_), "best_T": best_T,
             "seconds": round(time.time() - t0, 2), "device": device if checkpoint is not None
             else "cpu"}
+
+
+#: greedy steps of an audited model unit's winning rollout that :func:`audit` replays: a cover
+#: that this rollout did not make holds each vertex the rollout picks with probability about
+#: its density (two thirds on these sparse graphs), so 32 steps pass it with probability about
+#: 1e-6; seconds at 25,000 vertices, where the whole cover is hours
+AUDIT_STEPS = 32
+
+
+def audit(payload: dict, seed: int, cache_dir: Path | None = None) -> list[str]:
+    """The committed units behind ``payload``'s rows, checked and recomputed in part (drift
+    lines; none when every check passes): a fresh, unpredictable audit of results that took
+    hours (``seed``: the sample's; the ledger's check draws a new one every time).
+
+    Every method result of every row must be the objective of its unit in ``cache_dir``
+    (default :data:`UNITS_DIR`, the committed units the ``ci`` JSON is assembled from), the
+    unit found by the key :func:`compute` gives it (the checkpoint's current hash, so a result
+    of other weights is caught).  Then one model unit, drawn at random: its cover re-checked
+    on its graph, and the first :data:`AUDIT_STEPS` greedy steps of its winning rollout
+    (G2S-RNN at its recorded best ``T``; a fixed-depth model's one rollout) replayed by the
+    literal algorithm (:func:`g2s.algorithm2.literal.greedy_rollout`, whose decisions define
+    the answer; float64 on the CPU): every vertex it picks must be in the committed cover.  A
+    heuristic's unit on the same graph, drawn at random, is recomputed whole."""
+    import torch
+
+    from g2s.algorithm2.literal import greedy_rollout
+    from g2s.heuristics import run_heuristic
+    from g2s.nn.batch import batch_edge_arrays, edge_array
+    from g2s.nn.checkpoints import load_checkpoint
+    from g2s.problems import InfeasibleSolution
+    from reproduce.common import UnitCache
+    from reproduce.figure2b_parts.config import UNITS_DIR
+    cache = UnitCache(UNITS_DIR if cache_dir is None else cache_dir)
+    _, _, base, paths = _models(S.G2S_TRAIN_SEEDS)
+    hashes = _hashes(paths)
+    out: list[str] = []
+    models: list = []
+    heuristics: dict = {}
+    for row in payload.get("instances", []):
+        f, n, i = row["family"], row["n"], row["index"]
+        for lab, r in sorted(row.get("results", {}).items()):
+            where = f"instances {f}/{n}/{i}/{lab}"
+            if lab in base and lab not in hashes.get(f, {}):
+                out.append(f"{where}: no checkpoint for this result")
+                continue
+            found, value = cache.load(_key(f, n, i, base.get(lab, lab), hashes[f].get(lab)))
+            if not found:
+                out.append(f"{where}: no committed unit for this result (of these weights)")
+            elif _size(value) != r.get("objective"):
+                out.append(f"{where}: objective {r.get('objective')} != {_size(value)} in its "
+                           "committed unit")
+            elif lab in base:
+                models.append((row, lab, value))
+            else:
+                heuristics.setdefault((f, n, i), []).append((lab, value))
+    if out or not models:
+        return out
+    rng = np.random.default_rng(seed)
+    row, lab, value = models[int(rng.integers(len(models)))]
+    f, n, i = row["family"], row["n"], row["index"]
+    where = f"instances {f}/{n}/{i}/{lab}"
+    G = _instance(f, n, i)
+    try:
+        _check(G, value["solution"])
+    except (InfeasibleSolution, TypeError, KeyError) as exc:
+        return [f"{where}: committed cover refused ({exc})"]
+    model, _ = load_checkpoint(paths[f][lab], device="cpu")
+    nodes = sorted(G.nodes)
+    size, edges = edge_array(G)
+    batch = batch_edge_arrays([(size, edges)], device="cpu",
+                              dtype=next(model.parameters()).dtype)
+    depth = value.get("best_T") if model.variable_depth else None
+    if model.variable_depth and not isinstance(depth, int):
+        return [f"{where}: committed unit records no best T"]
+    picked = greedy_rollout(model, "mvc", batch, T=depth, max_steps=AUDIT_STEPS)
+    outside = {nodes[v] for v in torch.nonzero(picked).squeeze(1).tolist()} - \
+        set(value["solution"])
+    if outside:
+        out.append(f"{where}: the replayed rollout (T = {depth}) picks {len(outside)} of its "
+                   f"first {AUDIT_STEPS} vertices outside the committed cover (audit seed "
+                   f"{seed})")
+    same_graph = heuristics.get((f, n, i), [])
+    if same_graph:
+        h, hv = same_graph[int(rng.integers(len(same_graph)))]
+        fresh = run_heuristic(h, "mvc", G)
+        if sorted(fresh) != hv.get("solution"):
+            out.append(f"instances {f}/{n}/{i}/{h}: committed cover ({hv.get('objective')}) "
+                       f"differs from its recomputation ({len(fresh)}; audit seed {seed})")
+    return out
 
 
 def _best_known(G, budget):

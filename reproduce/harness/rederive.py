@@ -34,7 +34,12 @@ compared, from the bottom up:
    stored certificate) is recomputed (:func:`reproduce.harness.grid.evaluate_unit`), never
    read from a cache, and each objective must equal the committed one; the seed is drawn per
    call and named in every mismatch, so a failure can be replayed (``audit_seed``).  Model
-   units are not recomputed here (seconds each, and torch); the rebuild samples those.
+   units are not recomputed here (seconds each, and torch); the rebuild samples those;
+10. given the script's ``audit(payload, seed)``, its own audit of committed units too long to
+   recompute whole, with the same fresh seed: Figure 2(b)'s covers of 10,000 and 25,000
+   vertices (hours each) are each checked against their committed unit, and one drawn at
+   random has the first greedy steps of its winning rollout replayed
+   (:func:`reproduce.figure2b_parts.units.audit`).
 
 Any disagreement is drift.
 """
@@ -317,16 +322,20 @@ def _audit(problem: str, rows: list, payload: dict, seed: int, out: list) -> Non
 
 
 def drift(payload: dict, cache_dir: Path | None = None, summarise=None,
-          recompute=None, audit_seed: int | None = None) -> list[str]:
+          recompute=None, audit_seed: int | None = None, audit=None) -> list[str]:
     """Every summarised number of ``payload`` that its raw records do not reproduce;
     ``summarise``: the script's ``summarise(raw)``, whose every key is recomputed;
     ``recompute``: the script's ``recompute(payload)``, the whole payload computed again (a
     script cheap and deterministic enough, whose raw numbers are themselves computed facts:
-    Figure 5's trees), every key of which must equal the stored one; ``audit_seed``: the
-    seed of step 9's sample (default: a fresh one, :func:`reproduce.harness.rebuild.fresh_seed`)."""
+    Figure 5's trees), every key of which must equal the stored one; ``audit``: the script's
+    ``audit(payload, seed)``, its own audit of committed units too long to recompute whole
+    (Figure 2(b)'s covers), whose lines are drift; ``audit_seed``: the seed of step 9's sample
+    and of ``audit``'s (default: a fresh one, :func:`reproduce.harness.rebuild.fresh_seed`)."""
     from reproduce.harness.rebuild import fresh_seed
     seed = fresh_seed() if audit_seed is None else audit_seed
     out: list[str] = []
+    if audit is not None:
+        out.extend(audit(payload, seed))
     if recompute is not None:
         fresh = json.loads(json.dumps(recompute(payload)))
         for key, value in fresh.items():

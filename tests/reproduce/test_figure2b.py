@@ -390,3 +390,60 @@ def test_the_recipe_models_run_at_10000_vertices_and_show_as_a_median():
     med = F.summarise(r)["recipe_medians"]["sparse_er/10000"]["g2s_rnn_untrained"]
     assert med == {"median": 7000.0, "seeds": 3}
     assert "recipe_medians" not in F.summarise(_result())
+
+
+def test_committed_units_are_audited_by_a_replay_of_their_rollout(tmp_path):
+    """The covers behind Figure 2(b) took hours, so the audit replays the first greedy steps of
+    a unit's winning rollout (the literal algorithm) and recomputes a heuristic's unit whole: a
+    run's own cache passes under any audit seed; a cover the rollout did not make (the
+    rollout's first vertex swapped for its neighbours, checksum and JSON edited to agree) is
+    refused by the ledger's audit and stops the next run before anything is written; a result
+    without its unit is reported."""
+    import json
+
+    from reproduce.common import UnitCache
+    from reproduce.figure2b_parts.units import audit
+    out_dir = tmp_path / "o"
+    argv = ["--profile", "smoke", "--out", str(out_dir), "--methods", "g2s_rnn", "greedy"]
+    F.main(argv)
+    path = out_dir / "figure2b.json"
+    payload = json.loads(path.read_text())
+    cache_dir = out_dir / ".cache" / "figure2b"
+    assert payload["audit"]["steps"] == 32 and isinstance(payload["audit"]["seed"], int)
+    assert all(audit(payload, seed, cache_dir) == [] for seed in range(4))
+    # forge every G2S-RNN cover: drop the vertex its winning rollout picks first, add that
+    # vertex's neighbours (still a cover), and make the unit's checksum and the JSON agree
+    import torch
+
+    from g2s.algorithm2.literal import greedy_rollout
+    from g2s.nn.batch import batch_edge_arrays, edge_array
+    from g2s.nn.checkpoints import load_checkpoint
+    from reproduce.figure2b_parts.units import _hashes, _instance, _key, _models
+    _, _, _, paths = _models((0,))
+    hashes = _hashes(paths)
+    cache = UnitCache(cache_dir)
+    for row in payload["instances"]:
+        f, n, i = row["family"], row["n"], row["index"]
+        key = _key(f, n, i, "g2s_rnn", hashes[f]["g2s_rnn"])
+        found, value = cache.load(key)
+        assert found
+        G = _instance(f, n, i)
+        model, _ = load_checkpoint(paths[f]["g2s_rnn"])
+        size, edges = edge_array(G)
+        batch = batch_edge_arrays([(size, edges)], dtype=next(model.parameters()).dtype)
+        first = int(torch.nonzero(greedy_rollout(model, "mvc", batch, T=value["best_T"],
+                                                 max_steps=1))[0, 0])
+        forged = sorted((set(value["solution"]) - {first}) | set(G[first]))
+        cache.put(key, {**value, "solution": forged, "objective": len(forged)})
+        row["results"]["g2s_rnn"]["objective"] = len(forged)
+    problems = audit(payload, 7, cache_dir)
+    assert len(problems) == 1 and "outside the committed cover" in problems[0]
+    # the next run reuses the forged units: its audit stops it, the JSON stays as it was
+    before = path.read_bytes()
+    with pytest.raises(SystemExit) as stopped:
+        F.main(argv)
+    assert "fails its audit" in str(stopped.value.code)
+    assert "\n" not in str(stopped.value.code) and path.read_bytes() == before
+    # a result with no committed unit behind it
+    payload["instances"][0]["results"]["list"] = {"objective": 1}
+    assert any("no committed unit" in p for p in audit(payload, 7, cache_dir))
