@@ -99,6 +99,36 @@ def test_a_recipe_with_fewer_seeds_than_its_target_is_pending():
     assert out["toy"]["verdict"] == "refuted" and out["toy"]["robustness"] == "pending"
 
 
+def test_a_recipe_short_of_seeds_on_the_records_a_claim_reads_is_pending_there():
+    """A figure that runs a variant on every seed at one size and on two seeds at another
+    (Figure 2(b)): a claim that reads the larger size waits under the variant, with a note
+    saying how many of its seeds ran there, while a claim that reads the smaller size is
+    decided; the shipped recipe's word stays its rule's."""
+    small = _records({**{f"g2s_rnn_s{s}": 1.3 for s in range(3)},
+                      **{f"g2s_rnn_target_s{s}": 1.02 for s in range(3)}}, graphs=6)
+    big = [dict(r, n=1000) for r in _records({**{f"g2s_rnn_s{s}": 1.3 for s in range(3)},
+                                               "g2s_rnn_target_s1": 1.02}, graphs=6)]
+    result = {"instances": small + big}
+    targets = {"paper": (0, 1, 2), "target": (0, 1, 2)}
+    reads = {"toy": lambda rec: rec["n"] == 1000, "other": lambda rec: rec["n"] == 100}
+
+    def derive(res):     # each claim: G2S-RNN's mean ratio over its seeds at one size
+        def word(n):
+            vals = [v["ratio"] for r in res["instances"] if r["n"] == n
+                    for k, v in r["results"].items() if k.startswith("g2s_rnn_s")]
+            return {"verdict": "confirmed" if np.mean(vals) <= 1.1 else "refuted"}
+        return {"toy": word(1000), "other": word(100)}
+    out = with_recipes(result, derive, ["toy", "other"], targets, reads=reads)
+    assert out["toy"]["by_recipe"] == "paper refuted, C pending"
+    assert out["toy"]["robustness"] == "pending"
+    assert "C has 1 of its 3 seeds on every graph the claim reads" in \
+        out["toy"]["robustness_note"]
+    assert out["other"]["by_recipe"] == "paper refuted, C confirmed"
+    # without reads, the variant's two seeds on the larger graphs would decide it
+    loose = with_recipes(result, derive, ["toy"], targets)
+    assert loose["toy"]["by_recipe"] == "paper refuted, C confirmed"
+
+
 def test_a_json_of_other_weights_is_judged_by_the_models_it_holds():
     """A JSON made with --checkpoint-dir (the early-stopped weights: three seeds of the paper's
     recipe, no variant) has no training target: its shipped-recipe verdict is decided on the

@@ -30,6 +30,11 @@ early-stopped weights, three seeds of the paper's recipe and no variant) has no 
 target, so it is judged by the recipes and seeds it holds; its claims read **untested**
 instead of a ``pending`` that no training could resolve.
 
+Extended before any variant's cover on Figure 2(b)'s graphs existed: a figure that runs the
+variants on fewer seeds at some sizes passes which records each claim reads (``reads``), and a
+variant decides such a claim only with its target's number of seeds on every one of them
+(:func:`with_recipes`).
+
 The learning null (:func:`null_claim`): each trained seed s is paired with the untrained
 initialisation s it started from; over every graph of the figure both ran, the paired
 per-graph differences (trained minus untrained ratio; lower is better) give a percentile
@@ -125,6 +130,20 @@ def _record_groups(result: dict) -> list[list]:
     return [g for g in (inst.values() if isinstance(inst, Mapping) else [inst]) if g]
 
 
+def _record_seeds(rec: Mapping, bare_seed: int | None) -> dict[str, set]:
+    """``{recipe: seeds}`` of G2S-RNN with results in one instance record (``bare_seed``: as
+    :func:`recipes_in`)."""
+    found: dict[str, set] = {}
+    for k in rec.get("results", {}):
+        m = _KEY.match(k)
+        r = _recipe_of_key(k)
+        seed = bare_seed if r is not None and m["seed"] is None else \
+            None if r is None else int(m["seed"])
+        if seed is not None:
+            found.setdefault(r, set()).add(seed)
+    return found
+
+
 def recipes_in(result: dict, bare_seed: int | None = None) -> dict[str, list[int]]:
     """``{recipe: seeds}`` of G2S-RNN with results in the JSON's instance records; with
     several groups of records (problems), the seeds every group with G2S-RNN results has.
@@ -134,13 +153,8 @@ def recipes_in(result: dict, bare_seed: int | None = None) -> dict[str, list[int
     for group in _record_groups(result):
         found: dict[str, set] = {}
         for rec in group:
-            for k in rec.get("results", {}):
-                m = _KEY.match(k)
-                r = _recipe_of_key(k)
-                seed = bare_seed if r is not None and m["seed"] is None else \
-                    None if r is None else int(m["seed"])
-                if seed is not None:
-                    found.setdefault(r, set()).add(seed)
+            for r, seeds in _record_seeds(rec, bare_seed).items():
+                found.setdefault(r, set()).update(seeds)
         if found:
             per_group.append(found)
     out = {}
@@ -174,9 +188,19 @@ def robustness(by_recipe: Mapping[str, str],
     return "recipe-robust", f"{base} under every reading of the recipe"
 
 
+def _seeds_on(result: dict, recipe: str, reads: Callable[[Mapping], bool],
+              bare_seed: int | None) -> set:
+    """The seeds of ``recipe`` with a result on every instance record ``reads`` selects (none
+    when it selects no record)."""
+    sets = [_record_seeds(rec, bare_seed).get(recipe, set())
+            for group in _record_groups(result) for rec in group if reads(rec)]
+    return set.intersection(*sets) if sets else set()
+
+
 def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[str],
                  targets: Mapping[str, Iterable[int]] | None = None, *,
-                 bare_seed: int | None = None) -> dict:
+                 bare_seed: int | None = None,
+                 reads: Mapping[str, Callable[[Mapping], bool]] | None = None) -> dict:
     """``derive(result)`` with, on each claim of ``claims`` (those about a trained model), its
     verdict under each recipe (``by_recipe``), the robustness word and note, and the headline
     word's one exception (module docstring).  ``targets[recipe]``: the seeds the recipe is
@@ -185,24 +209,44 @@ def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[
     reading of these models.  Default, and for a JSON made from other weights than the
     shipped ones (its ``checkpoint_dir``, e.g. the early-stopped weights, which no training
     target describes): every recipe in the JSON, complete as it is.
-    ``bare_seed``: as :func:`recipes_in`."""
+    ``bare_seed``: as :func:`recipes_in`.
+
+    ``reads[claim]``: which instance records the claim's rule reads (a predicate), for a
+    figure that runs the other recipes on fewer seeds at some sizes than at others (Figure
+    2(b): every seed at 10,000 vertices, the validation-selected and the median seed at
+    25,000).  A recipe other than the shipped one then gives that claim a verdict only when
+    as many of its seeds as its target has a result on every such record, else ``pending``:
+    a verdict put together from the two seeds that happen to have run would be a word of the
+    assembly, not of the data (and two readings "undecided" for want of seeds would read
+    recipe-robust).  The shipped recipe's word stays its rule's (the headline; the rule says
+    what its missing seeds leave open).  Added before any variant's cover on those graphs."""
     out = derive(result)
     claims = [c for c in claims if c in out]
     present = recipes_in(result, bare_seed)
     if targets is None or result.get("checkpoint_dir") is not None:
         targets = present
     words: dict[str, dict[str, str]] = {c: {r: "pending" for r in targets} for c in claims}
+    short: dict[str, list[str]] = {c: [] for c in claims}    # readings too few seeds leave open
     for r, seeds in present.items():
         if r not in targets:
             continue
         full = len(seeds) >= _target(r, targets)
         got = out if r == PAPER else derive(recipe_view(result, r)) if full else {}
         for c in claims:
-            words[c][r] = got[c]["verdict"] if full and c in got else "pending"
+            complete = full
+            if full and r != PAPER and reads and c in reads:
+                on = len(_seeds_on(result, r, reads[c], bare_seed))
+                complete = on >= _target(r, targets)
+                if not complete:
+                    short[c].append(f"{RECIPES[r].label} has {on} of its {_target(r, targets)} "
+                                    "seeds on every graph the claim reads")
+            words[c][r] = got[c]["verdict"] if complete and c in got else "pending"
     for c in claims:
         by = {r: w for r, w in words[c].items()
               if not (r == UNTRAINED and c.endswith(NULL_CLAIM_SUFFIX))}
         word, note = robustness(by, targets)
+        if short[c]:
+            note += " (" + "; ".join(short[c]) + ")"
         rec = out[c]
         rec["by_recipe"] = ", ".join(f"{RECIPES[r].label} {w}" for r, w in by.items()) or \
             "none"
