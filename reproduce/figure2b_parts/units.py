@@ -381,8 +381,8 @@ def audit(payload: dict, seed: int, cache_dir: Path | None = None) -> list[str]:
         h, hv = same_graph[int(rng.integers(len(same_graph)))]
         fresh = run_heuristic(h, "mvc", G)
         if sorted(fresh) != hv.get("solution"):
-            out.append(f"instances {f}/{n}/{i}/{h}: committed cover ({hv.get('objective')}) "
-                       f"differs from its recomputation ({len(fresh)}; audit seed {seed})")
+            out.append(f"instances {f}/{n}/{i}/{h}: committed cover ({_size(hv)}) differs "
+                       f"from its recomputation ({len(fresh)}; audit seed {seed})")
     return out
 
 
