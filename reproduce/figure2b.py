@@ -127,7 +127,7 @@ def plot(result: dict):
     cols = [m for m in result.get("methods", METHODS) if not any(
         m in seed_labels(result.get("methods", ()), r) for r in RECIPE_MODELS)]
     cols += ["reference", "trivial_cover"]
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.95 * (len(cols) + len(shown)) + 2.0), 2.4))
+    fig, ax = plt.subplots()
     ax.axis("off")
 
     def median(k, m):
@@ -135,14 +135,21 @@ def plot(result: dict):
         return "-" if got is None else f"{got['median']:.0f} ({got['seeds']})"
     text = [[k] + ["-" if cells[k].get(c) is None else f"{cells[k][c]:.0f}" for c in cols]
             + [median(k, m) for m in shown] for k in keys]
-    heads = ["family/n"] + cols + [f"{RECIPES[recipe_of[m]].label} median"
-                                   for m in shown]
-    width = len(heads) - 1
+    # headers on two lines where they are long, and each column as wide as its longest line,
+    # so no header runs into its neighbour
+    heads = ["family/n"] + [c.replace("_", "_\n", 1) if len(c) > 8 else c for c in cols] + [
+        f"{RECIPES[recipe_of[m]].label}\nmedian" for m in shown]
+    chars = [max(len(line) for row in [[h]] + [[r[i]] for r in text] for line in
+                 row[0].splitlines()) + 3 for i, h in enumerate(heads)]
+    fig.set_size_inches(max(7.0, 0.085 * sum(chars)), 2.6)   # 8 pt digits: ~0.07 inch
+    fig.subplots_adjust(left=0.01, right=0.99)
     table = ax.table(cellText=text, colLabels=heads, loc="center",
-                     colWidths=[0.16] + [0.84 / width] * width)
+                     colWidths=[c / sum(chars) for c in chars])
     table.auto_set_font_size(False)     # matplotlib's automatic size shrinks a wide table
     table.set_fontsize(8)
     table.scale(1.0, 1.4)
+    for i in range(len(heads)):         # the header row holds two lines
+        table[0, i].set_height(2 * table[1, 0].get_height())
     ax.set_title("Figure 2(b): MVC cover sizes on sparse graphs ('-': pending; _sK: training "
                  "seed K; other recipes: median over seeds)", fontsize=9)
     return fig

@@ -41,6 +41,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -224,8 +225,17 @@ class LocalPool:
         for proc in processes:
             proc.terminate()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        # A worker still starting holds SIGTERM blocked until worker_start (signals_held), and
+        # its start takes seconds, more on a loaded machine; the pool's manager thread, and
+        # the interpreter's exit after it, wait for every worker without a limit.  So a
+        # worker not gone after a short grace is killed outright.
+        grace = time.monotonic() + 2.0
         for proc in processes:
-            proc.join(10)
+            proc.join(max(0.0, grace - time.monotonic()))
+        for proc in processes:
+            if proc.is_alive():
+                proc.kill()
+                proc.join(10)
         # The pool's manager thread closes its wake-up pipe as it ends; the interpreter's exit
         # hook writes to that pipe, so it must find the thread already gone (else a write to
         # the closed pipe prints a traceback after the one-line message).

@@ -108,14 +108,15 @@ def _workers_started(proc: subprocess.Popen, count: int, timeout: float = 120.0)
     raise AssertionError(f"no {count} workers within {timeout} s")
 
 
-def _interrupted(cmd: list[str], sig: int, workers: int) -> tuple[str, float]:
+def _interrupted(cmd: list[str], sig: int, workers: int,
+                 env: dict | None = None) -> tuple[str, float]:
     """Run ``cmd`` in its own session, and once ``workers`` worker processes run, send it
     ``sig``: SIGINT to its process group (Ctrl-C at a terminal), SIGTERM to the script alone;
     the command starts with SIGINT's default action (a suite run in the background inherits
     it ignored).  Asserts the exit status 128 + sig, no traceback, and every process it
     started gone; returns its standard error and the seconds from the signal to the exit."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True, preexec_fn=_default_sigint)
+                            start_new_session=True, preexec_fn=_default_sigint, env=env)
     try:
         kids = _workers_started(proc, workers)
         t0 = time.monotonic()
@@ -155,6 +156,30 @@ def test_a_signal_ends_the_script_and_every_process_it_started(tmp_path, name, a
     assert last.startswith(f"reproduce/{name}.py: interrupted by {signal.Signals(sig).name}")
     assert sum("interrupted" in line for line in err.splitlines()) == 1, err
     assert not (out / f"{name}.json").exists()
+
+
+@_NEEDS_TWO_CPUS
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ends_the_script_while_its_workers_still_start(tmp_path, sig):
+    """A worker holds SIGTERM blocked until its start-up is done (seconds; more on a loaded
+    machine): a signal then must not wait for it.  The script once printed its one line and
+    then hung until every worker had started.  Here each worker's start is made to last two
+    minutes (a ``sitecustomize`` that only the spawned workers act on)."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import sys, time\n"
+        "if '--multiprocessing-fork' in sys.argv:\n"
+        "    time.sleep(120)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(hook), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    out = tmp_path / "out"
+    err, waited = _interrupted([sys.executable, _script("figure3"), "--profile", "smoke",
+                                "--full", "--no-cache", "--workers", "2", "--out", str(out)],
+                               sig, workers=2, env=env)
+    assert err.strip().splitlines()[-1].startswith(
+        f"reproduce/figure3.py: interrupted by {signal.Signals(sig).name}"), err
+    assert waited < 30, f"{waited:.0f} s from the signal to the exit"
 
 
 @_NEEDS_TWO_CPUS
