@@ -207,9 +207,18 @@ def _solve(args) -> dict:
         encoder = "g2s_rnn" if args.method == "g2s" else args.method
         deadline = None if args.time_limit is None else \
             time.monotonic() + args.time_limit - (time.perf_counter() - t_start)
-        S, extra = solve_g2s(args.problem, G, checkpoint=args.checkpoint, t_max=args.t_max,
-                             device=args.device, encoder=encoder, deadline=deadline,
-                             screen=args.float32_screen)
+        # Algorithm 2 on a large graph is minutes to hours: a bar of its greedy steps (at most
+        # one per vertex) on a terminal, none when standard error is a file or a pipe
+        from tqdm import tqdm
+        with tqdm(total=G.number_of_nodes(), desc="g2s: Algorithm 2", unit=" steps",
+                  disable=None if args.method == "g2s" else True, leave=False,
+                  file=sys.stderr) as bar:
+            def progress(step, running):
+                bar.update(step - bar.n)
+                bar.set_postfix_str(f"{running} rollouts running", refresh=False)
+            S, extra = solve_g2s(args.problem, G, checkpoint=args.checkpoint, t_max=args.t_max,
+                                 device=args.device, encoder=encoder, deadline=deadline,
+                                 screen=args.float32_screen, progress=progress)
         info.update(extra)
     else:
         from g2s.heuristics import run_heuristic

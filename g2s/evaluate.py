@@ -54,13 +54,13 @@ def complete_with_heuristic(problem: str, G: nx.Graph, S: set) -> set:
 def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, device="cpu",
                      fast: bool = True, prune: bool = False, deadline: float | None = None,
                      resume=None, save_every_s: float = 300.0,
-                     screen: bool = False) -> tuple[set, dict]:
+                     screen: bool = False, progress=None) -> tuple[set, dict]:
     """Apply a model to a networkx graph: Algorithm 2 (variable depth) or one greedy rollout.
 
     Returns the best solution (original vertex labels, checked feasible) and an info dict.
     ``fast`` runs :func:`g2s.algorithm2.fast.algorithm2_exact` (the literal algorithm's solutions,
     faster), else :func:`algorithm2_literal`; ``prune``, ``deadline``, ``resume``,
-    ``save_every_s`` and ``screen`` (the float32 screen) are passed to the fast path
+    ``save_every_s``, ``screen`` (the float32 screen) and ``progress`` are passed to the fast path
     (``utility_per_T`` is ``None`` for a pruned ``T``; ``status`` is ``"time_limit"`` when the
     deadline cut the learned policy short).
     """
@@ -75,7 +75,8 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
     status = "complete"
     if model.variable_depth and fast:
         res = algorithm2_exact(model, problem, batch, t_max, prune=prune, deadline=deadline,
-                               resume=resume, save_every_s=save_every_s, screen=screen)
+                               resume=resume, save_every_s=save_every_s, screen=screen,
+                               progress=progress)
         columns, status = res.solutions, res.status
     elif model.variable_depth:
         columns = algorithm2_literal(model, problem, batch, t_max)
@@ -95,13 +96,15 @@ def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, 
 
 def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int | None = None,
               device="cpu", encoder: str = "g2s_rnn",
-              deadline: float | None = None, screen: bool = False) -> tuple[set, dict]:
+              deadline: float | None = None, screen: bool = False,
+              progress=None) -> tuple[set, dict]:
     """``g2s solve --method g2s|s2v|...``: a shipped (or given) checkpoint on a user's graph.
 
     ``t_max`` defaults to the ``T_max`` stored in the checkpoint's model config; ``deadline``
     (a ``time.monotonic()`` value, from ``--time-limit``) cuts the learned policy short and
     completes the solution greedily (``status: time_limit``); ``screen`` is Algorithm 2's
-    float32 screen (``--float32-screen``)."""
+    float32 screen (``--float32-screen``); ``progress(step, running)``: Algorithm 2's greedy
+    steps so far (:func:`g2s.algorithm2.fast.algorithm2_exact`)."""
     path = Path(checkpoint) if checkpoint is not None else shipped_checkpoint(encoder, problem)
     if not path.is_file():
         raise ValueError(f"no such checkpoint: {path}")
@@ -117,6 +120,6 @@ def solve_g2s(problem: str, G: nx.Graph, checkpoint=None, t_max: int | None = No
     t_max = stored if t_max is None else t_max
     check_t_max(t_max, G.number_of_nodes())
     S, info = solve_with_model(model, problem, G, t_max=t_max, device=device, deadline=deadline,
-                               screen=screen)
+                               screen=screen, progress=progress)
     info["checkpoint"] = str(path)
     return S, info

@@ -103,6 +103,7 @@ import hashlib
 import io
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -159,7 +160,8 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
                      prune: bool = False, max_steps: int | None = None,
                      deadline: float | None = None, resume=None, save_every_s: float = 300.0,
                      batched: bool | None = None, screen: bool | None = None,
-                     stats: dict | None = None) -> Algorithm2Result:
+                     stats: dict | None = None,
+                     progress: Callable[[int, int], None] | None = None) -> Algorithm2Result:
     """Algorithm 2's ``t_max`` greedy rollouts with the literal algorithm's decisions.
 
     ``model`` is the float64 model and ``batch`` a one-graph float64 batch (as for
@@ -173,7 +175,9 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
     evolves the float32 screens of every distinct state in one stacked evolution (default on
     CUDA); on a CPU one state at a time keeps the working set in cache (float64 states are
     always evolved one at a time, in the literal's shape).  ``max_steps`` truncates the episode
-    (benchmarks only).
+    (benchmarks only).  ``progress(step, running)`` is called after every greedy step (and once at
+    the start, with the step a resume state starts from) with the greedy steps made so far and
+    the rollouts still running: a cover of 25,000 vertices is hours on a CPU.
     """
     if not model.variable_depth:
         raise ValueError("Algorithm 2 needs a variable-depth encoder")
@@ -230,6 +234,8 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
         counts.update({k: int(v) for k, v in state["counts"].items() if k in counts})
         ratios.update({k: float(v) for k, v in state["ratios"].items() if k in ratios})
     decide = Decider(counts, ratios, R)
+    if progress is not None:
+        progress(step, sum(live))
     last_save = time.monotonic()
     status = "complete"
 
@@ -309,6 +315,8 @@ def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int 
                 for r in rs:                  # is larger, so it cannot win (docstring)
                     if left[r]:
                         live[r], pruned[r] = False, True
+        if progress is not None:
+            progress(step, sum(live))
         if path is not None and time.monotonic() - last_save > save_every_s:
             save()
             last_save = time.monotonic()

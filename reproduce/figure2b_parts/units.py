@@ -37,6 +37,7 @@ from reproduce.figure2b_parts.config import (
     seed_of,
 )
 from reproduce.harness import settings as S
+from reproduce.harness.engine import unit_progress
 
 __all__ = ["AUDIT_STEPS", "audit", "compute", "unit"]
 
@@ -287,8 +288,9 @@ def unit(method, family, n, index, checkpoint, device, resume, limit) -> dict:
         model, _ = load_checkpoint(checkpoint, device=device)
         if resume is not None:
             Path(resume).parent.mkdir(parents=True, exist_ok=True)
-        S_, info = solve_with_model(model, "mvc", G, t_max=S.T_MAX, device=device, prune=True,
-                                    resume=resume)
+        S_, info = solve_with_model(
+            model, "mvc", G, t_max=S.T_MAX, device=device, prune=True, resume=resume,
+            progress=unit_progress(f"{family}/{n} {Path(checkpoint).stem}", n))
         best_T = info["best_T"]
     else:
         S_ = run_heuristic(method, "mvc", G)

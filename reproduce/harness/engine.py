@@ -49,8 +49,8 @@ from typing import Any
 
 from g2s.optional import reraise_interrupt
 
-__all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "DaskPool", "LocalPool",
-           "worker_start", "signals_held",
+__all__ = ["LOCAL", "DEFAULT_MEMORY", "Job", "open_pool", "run_jobs", "unit_progress", "DaskPool",
+           "LocalPool", "worker_start", "signals_held",
            "CONNECT_TIMEOUT_S", "DEFAULT_PORT", "scheduler_address", "probe_scheduler"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -364,6 +364,34 @@ def run_jobs(run, jobs: list[Job], desc: str | None = None, pool=None) -> list[A
         if own and pool is not None:
             pool.shutdown()
     return values
+
+
+#: how often a long unit says how far it is (the same period as Algorithm 2's resume state)
+UNIT_PROGRESS_EVERY_S = 300.0
+
+
+def unit_progress(label: str, n: int, every_s: float = UNIT_PROGRESS_EVERY_S):
+    """A ``progress(step, running)`` callback for Algorithm 2 inside a unit (a worker
+    process): every ``every_s`` seconds one line on standard error with the greedy steps made
+    (at most one per vertex of the ``n``), since the run's bar counts whole units and a cover
+    of 25,000 vertices is hours on a CPU.  The line starts on a line of its own (the bar's
+    line is unfinished)."""
+    start = last = time.monotonic()
+    resumed_at: list[int] = []
+
+    def report(step: int, running: int) -> None:
+        nonlocal last
+        if not resumed_at:          # the first call: the step a resume state starts from
+            resumed_at.append(step)
+            return
+        now = time.monotonic()
+        if now - last < every_s:
+            return
+        last = now
+        since = f", resumed at step {resumed_at[0]:,}" if resumed_at[0] else ""
+        print(f"\n{label}: greedy step {step:,} of at most {n:,}, {running} rollouts running "
+              f"({(now - start) / 60:.0f} min{since})", file=sys.stderr, flush=True)
+    return report
 
 
 def _store(run, job: Job, value):

@@ -28,7 +28,7 @@ from g2s.graphs import FAMILIES as GRAPH_FAMILIES
 from g2s.heuristics import TRIVIAL
 from reproduce.harness import rebuild
 from reproduce.harness.contract import DEFAULT_OUT, REPO_ROOT, Run, script_main
-from reproduce.harness.engine import Job, run_jobs
+from reproduce.harness.engine import Job, run_jobs, unit_progress
 from reproduce.harness.unit_check import trivial_unit, validate_unit
 from reproduce.harness.unit_import import import_units
 
@@ -328,7 +328,9 @@ def evaluate_unit(problem: str, family: str, n: int, index: int, method: str,
         # the bipartite and greedy-worst-case ones, 1.1x on ER and regular
         S, info = solve_with_model(model, problem, G, t_max=t_max, device=device,
                                    prune=problem == "mvc",
-                                   resume=resume if model.variable_depth else None)
+                                   resume=resume if model.variable_depth else None,
+                                   progress=unit_progress(
+                                       f"{family}/{n} graph {index} {method}", n))
     return {"objective": check_solution(problem, G, S), "best_T": info.get("best_T"),
             "time_s": round(time.time() - t0, 3), "solution": sorted(S)}
 

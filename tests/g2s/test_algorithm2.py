@@ -142,6 +142,32 @@ def test_resume_after_interrupt_gives_the_same_answer(tmp_path):
     assert again.solutions == whole and not state.exists()
 
 
+def test_progress_reports_every_greedy_step_and_where_a_resume_starts(tmp_path):
+    """``progress(step, running)``: once at the start (the step a resume state starts from),
+    then after every greedy step; the steps count up by one to the episode's length and the
+    running rollouts never grow; a callback changes no answer."""
+    model, _ = load_checkpoint(default_checkpoint("mvc"))
+    b = _batch(make_graph("er", 80, seed=3))
+    whole = algorithm2_exact(model, "mvc", b, 15, prune=True).solutions
+    calls: list = []
+    st: dict = {}
+    got = algorithm2_exact(model, "mvc", b, 15, prune=True, stats=st,
+                           progress=lambda step, running: calls.append((step, running)))
+    assert got.solutions == whole
+    steps = [c[0] for c in calls]
+    assert steps == list(range(st["greedy_steps"] + 1))
+    running = [c[1] for c in calls]
+    assert running[0] == 15 and running == sorted(running, reverse=True)
+    state = tmp_path / "run.state"
+    algorithm2_exact(model, "mvc", b, 15, prune=True, max_steps=7, resume=state,
+                     save_every_s=-1)
+    calls.clear()
+    again = algorithm2_exact(model, "mvc", b, 15, prune=True, resume=state,
+                             progress=lambda step, running: calls.append((step, running)))
+    assert again.solutions == whole
+    assert [c[0] for c in calls] == list(range(7, st["greedy_steps"] + 1))
+
+
 def test_a_float64_state_resumed_with_the_screen_screens_in_float32(tmp_path):
     """The precision is a speed choice: resuming a float64 run's state with ``screen=True``
     evolves in float32 from there on (it used to stay in float64) and gives the same answer."""

@@ -177,3 +177,44 @@ def test_reference_bound_is_the_tighter_of_both_formulations(tmp_path, problem, 
     assert out["best_known_by"] in ("mvc", "mis", "chils", "heuristic")
     assert out["versions"]["ortools"] and "chils" in out["versions"]
     assert out["status"] == ("optimal" if out["bound"] == out["objective"] else "time_limit")
+
+
+def test_g2s_solve_shows_algorithm2_steps_on_a_terminal_only(tmp_path):
+    """Algorithm 2 on a large graph is minutes to hours: on a terminal ``g2s solve --method
+    g2s`` draws a bar of its greedy steps on standard error (cleared when done); into a file or
+    a pipe, standard error stays empty; standard output is the JSON either way."""
+    import os
+    import pty
+    g = tmp_path / "er.txt"
+    G = nx.gnp_random_graph(300, 0.05, seed=1)
+    g.write_text("".join(f"{u} {v}\n" for u, v in G.edges()))
+    cmd = [sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc", "--method", "g2s",
+           str(g)]
+    primary, secondary = pty.openpty()
+    import fcntl
+    import struct
+    import termios
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=secondary, timeout=300)
+        os.close(secondary)
+        secondary = None
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:                    # the terminal's other side is closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if secondary is not None:
+            os.close(secondary)
+        os.close(primary)
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["feasible"] is True
+    text = seen.decode(errors="replace")
+    assert "g2s: Algorithm 2" in text and "/300" in text and "rollouts running" in text
+    code, out, err = run("solve", "--problem", "mvc", "--method", "g2s", g)
+    assert code == 0 and err == "" and json.loads(out)["feasible"] is True

@@ -243,3 +243,33 @@ def test_every_worker_started_while_signals_are_held_starts_with_them_blocked(tm
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["[0,", "0]"], out.stdout
+
+
+def test_unit_progress_says_how_far_a_long_unit_is(capsys, monkeypatch):
+    """A unit's Algorithm 2 reports its greedy steps on standard error once a period, each on a
+    line of its own, naming where a resumed run started; the first call (the starting step)
+    and calls within a period print nothing."""
+    from reproduce.harness import engine
+    now = [1000.0]
+    monkeypatch.setattr(engine.time, "monotonic", lambda: now[0])
+    report = engine.unit_progress("sparse_er/25000 g2s_rnn_mvc_er15_target_s7", 25_000,
+                                  every_s=300)
+    report(2_742, 15)                  # resumed at step 2,742
+    now[0] += 299
+    report(2_800, 15)
+    assert capsys.readouterr().err == ""
+    now[0] += 2
+    report(2_801, 14)
+    now[0] += 300
+    report(3_900, 9)
+    lines = capsys.readouterr().err.split("\n")
+    assert lines == ["", "sparse_er/25000 g2s_rnn_mvc_er15_target_s7: greedy step 2,801 of at "
+                     "most 25,000, 14 rollouts running (5 min, resumed at step 2,742)",
+                     "", "sparse_er/25000 g2s_rnn_mvc_er15_target_s7: greedy step 3,900 of at "
+                     "most 25,000, 9 rollouts running (10 min, resumed at step 2,742)", ""]
+    fresh = engine.unit_progress("er/3200 graph 0 g2s_rnn_s0", 3_200, every_s=0)
+    fresh(0, 15)
+    now[0] += 1
+    fresh(1, 15)
+    assert capsys.readouterr().err == ("\ner/3200 graph 0 g2s_rnn_s0: greedy step 1 of at most "
+                                       "3,200, 15 rollouts running (0 min)\n")
