@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 import torch
 
-from g2s.algorithm2.fast import algorithm2_exact
+from g2s.algorithm2.fast import SAVE_EVERY_S, algorithm2_exact
 from g2s.algorithm2.literal import algorithm2_literal, greedy_rollout
 from g2s.nn.batch import batch_edge_arrays, edge_array
 from g2s.nn.checkpoints import check_t_max, default_t_max, load_checkpoint, shipped_checkpoint
@@ -53,7 +53,7 @@ def complete_with_heuristic(problem: str, G: nx.Graph, S: set) -> set:
 
 def solve_with_model(model: QModel, problem: str, G: nx.Graph, t_max: int = 15, device="cpu",
                      fast: bool = True, prune: bool = False, deadline: float | None = None,
-                     resume=None, save_every_s: float = 300.0,
+                     resume=None, save_every_s: float = SAVE_EVERY_S,
                      screen: bool = False, progress=None) -> tuple[set, dict]:
     """Apply a model to a networkx graph: Algorithm 2 (variable depth) or one greedy rollout.
 

@@ -118,7 +118,10 @@ from g2s.algorithm2.evolve import complete_greedily as _complete_greedily
 from g2s.nn.batch import GraphBatch
 from g2s.nn.model import QModel
 
-__all__ = ["RELATIVE_MARGIN", "Algorithm2Result", "algorithm2_exact"]
+__all__ = ["RELATIVE_MARGIN", "SAVE_EVERY_S", "Algorithm2Result", "algorithm2_exact"]
+
+#: how often a run with ``resume=`` saves its rollout state (seconds): the work a kill loses
+SAVE_EVERY_S = 300.0
 
 
 @dataclass
@@ -158,7 +161,7 @@ def _save_state(path: Path, state: dict) -> None:
 @torch.no_grad()
 def algorithm2_exact(model: QModel, problem: str, batch: GraphBatch, t_max: int = 15, *,
                      prune: bool = False, max_steps: int | None = None,
-                     deadline: float | None = None, resume=None, save_every_s: float = 300.0,
+                     deadline: float | None = None, resume=None, save_every_s: float = SAVE_EVERY_S,
                      batched: bool | None = None, screen: bool | None = None,
                      stats: dict | None = None,
                      progress: Callable[[int, int], None] | None = None) -> Algorithm2Result:

@@ -366,16 +366,15 @@ def run_jobs(run, jobs: list[Job], desc: str | None = None, pool=None) -> list[A
     return values
 
 
-#: how often a long unit says how far it is (the same period as Algorithm 2's resume state)
-UNIT_PROGRESS_EVERY_S = 300.0
-
-
-def unit_progress(label: str, n: int, every_s: float = UNIT_PROGRESS_EVERY_S):
+def unit_progress(label: str, n: int, every_s: float | None = None):
     """A ``progress(step, running)`` callback for Algorithm 2 inside a unit (a worker
     process): every ``every_s`` seconds one line on standard error with the greedy steps made
     (at most one per vertex of the ``n``), since the run's bar counts whole units and a cover
     of 25,000 vertices is hours on a CPU.  The line starts on a line of its own (the bar's
-    line is unfinished)."""
+    line is unfinished).  Default period: that of Algorithm 2's resume state."""
+    if every_s is None:
+        from g2s.algorithm2.fast import SAVE_EVERY_S
+        every_s = SAVE_EVERY_S
     start = last = time.monotonic()
     resumed_at: list[int] = []
 
