@@ -51,6 +51,7 @@ from reproduce.figure2b_parts.config import (
     REFERENCE_LIMIT,
     SEEDS,
     TAG,
+    has_model,
     label,
     recipe_runs,
     seed_labels,
@@ -131,6 +132,8 @@ def plot(result: dict):
     ax.axis("off")
 
     def median(k, m):
+        if not has_model(k.split("/")[0], m):
+            return "n/a"
         got = medians.get(k, {}).get(m)
         return "-" if got is None else f"{got['median']:.0f} ({got['seeds']})"
     text = [[k] + ["-" if cells[k].get(c) is None else f"{cells[k][c]:.0f}" for c in cols]
@@ -150,8 +153,9 @@ def plot(result: dict):
     table.scale(1.0, 1.4)
     for i in range(len(heads)):         # the header row holds two lines
         table[0, i].set_height(2 * table[1, 0].get_height())
-    ax.set_title("Figure 2(b): MVC cover sizes on sparse graphs ('-': pending; _sK: training "
-                 "seed K; other recipes: median over seeds)", fontsize=9)
+    ax.set_title("Figure 2(b): MVC cover sizes on sparse graphs ('-': pending; n/a: that recipe "
+                 "was not trained for the family's model; _sK: training seed K; other recipes: "
+                 "median over seeds, their count in brackets)", fontsize=9)
     return fig
 
 

@@ -11,7 +11,7 @@ from reproduce.harness.verdicts.recipes import model_name
 __all__ = ["NAME", "UNITS_DIR", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS",
            "PAPER", "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "BEST_KNOWN_BUDGET",
            "TAG", "SEEDS", "RECIPE_MAX_N", "RECIPE_MODELS", "TRAINED_CLAIMS", "label", "seed_of",
-           "seed_labels", "recipe_runs"]
+           "seed_labels", "recipe_runs", "has_model"]
 
 NAME = "figure2b"
 #: the committed units of Figure 2(b)'s ``ci`` run (``--cache-dir``: covers that took hours,
@@ -80,6 +80,18 @@ def seed_labels(methods, model: str) -> list[str]:
     """The result names of ``model``'s seeds among ``methods`` (seed 0 first)."""
     return [m for m in methods if m == model or (m.startswith(model + "_s")
                                                  and m[len(model) + 2:].isdigit())]
+
+
+def has_model(family: str, name: str) -> bool:
+    """Whether result name ``name`` can ever have a cover on ``family``'s graphs: G2S-RNN under
+    a recipe other than the shipped one only where that recipe was trained for the family's
+    model (A' and B exist for ER-15 only, so a bipartite cell has none: not pending, absent);
+    every other method everywhere."""
+    for r in R.RECIPES:
+        if r != R.PAPER and seed_labels([name], model_name(r)):
+            return r in S.G2S_RECIPES.get(("mvc", FAMILIES[family]), ())
+    return True
+
 #: Figure 2(b)'s numbers: (family, n) -> method -> cover size
 PAPER = {("sparse_er", 10_000): {"g2s_rnn": 6444, "s2v": 6557},
          ("sparse_er", 25_000): {"g2s_rnn": 16174, "s2v": 16439},

@@ -16,6 +16,7 @@ from reproduce.figure2b_parts.config import (
     PAPER_TOLERANCE,
     RECIPE_MODELS,
     TRAINED_CLAIMS,
+    has_model,
     label,
     seed_labels,
     seed_of,
@@ -277,8 +278,8 @@ def shipped_verdicts(result: dict) -> dict:
                      or "none"}
     out["fig2-table"] = verdict(
         kind, **pair_vals, missing=", ".join(missing) or "none",
-        ours=fmt({k: {m: cells[k].get(m) for m in (*methods, "reference", "reference_bound")}
-                  for k in paper_cells}),
+        ours=fmt({k: {m: cells[k].get(m) for m in (*methods, "reference", "reference_bound")
+                      if has_model(k.split("/")[0], m)} for k in paper_cells}),
         g2s_seeds=seeds_run("g2s_rnn", paper_cells), s2v_seeds=seeds_run("s2v", paper_cells),
         paper_vs_reference=fmt(paper_vs_ref), trivial=fmt(trivial),
         references_improved=_improved(result))

@@ -392,6 +392,37 @@ def test_the_recipe_models_run_at_10000_vertices_and_show_as_a_median():
     assert "recipe_medians" not in F.summarise(_result())
 
 
+def test_a_recipe_not_trained_for_a_family_is_absent_there_not_pending():
+    """A' and B were trained for the ER-15 model only: on a bipartite cell they have no model,
+    so the evidence leaves them out and the table reads n/a (not '-', which means a cover still
+    to run); C and the untrained null exist for both families, so both show everywhere."""
+    import json
+    from pathlib import Path
+
+    from reproduce.harness import settings as S
+    for family, trained_on in F.FAMILIES.items():
+        trained = S.G2S_RECIPES[("mvc", trained_on)]
+        for r in ("selected", "tvaried", "target", "untrained"):
+            for name in (f"g2s_rnn_{r}", f"g2s_rnn_{r}_s3"):
+                assert F.has_model(family, name) == (r in trained)
+        assert all(F.has_model(family, m) for m in ("g2s_rnn", "g2s_rnn_s3", "s2v", "greedy"))
+    assert not F.has_model("sparse_bipartite", "g2s_rnn_selected_s3")
+    assert F.has_model("sparse_er", "g2s_rnn_tvaried") and F.has_model("sparse_bipartite",
+                                                                        "g2s_rnn_target_s4")
+    root = Path(__file__).resolve().parents[2]
+    result = json.loads((root / "paper_figures" / "figure2b.json").read_text())
+    ours = F.derive_verdicts(result)["fig2-table"]["ours"]
+    cells = dict(part.split(": ", 1) for part in ours.split("; "))
+    assert "g2s_rnn_selected" not in cells["sparse_bipartite/10000"]
+    assert "g2s_rnn_tvaried" not in cells["sparse_bipartite/25000"]
+    assert "g2s_rnn_target_s1" in cells["sparse_bipartite/10000"]
+    assert "g2s_rnn_selected_s9 6569" in cells["sparse_er/10000"]
+    table = F.plot(result).axes[0].tables[0]
+    text = {table[i, j].get_text().get_text() for i in range(1, 5) for j in range(30)
+            if (i, j) in table.get_celld()}
+    assert "n/a" in text
+
+
 def test_committed_units_are_audited_by_a_replay_of_their_rollout(tmp_path):
     """The covers behind Figure 2(b) took hours, so the audit replays the first greedy steps of
     a unit's winning rollout (the literal algorithm) and recomputes a heuristic's unit whole: a
