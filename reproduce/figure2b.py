@@ -142,8 +142,8 @@ def plot(result: dict):
     # so no header runs into its neighbour
     heads = ["family/n"] + [c.replace("_", "_\n", 1) if len(c) > 8 else c for c in cols] + [
         f"{RECIPES[recipe_of[m]].label}\nmedian" for m in shown]
-    chars = [max(len(line) for row in [[h]] + [[r[i]] for r in text] for line in
-                 row[0].splitlines()) + 3 for i, h in enumerate(heads)]
+    chars = [max(len(line) for cell in (h, *(row[i] for row in text))
+                 for line in cell.splitlines()) + 3 for i, h in enumerate(heads)]
     fig.set_size_inches(max(7.0, 0.085 * sum(chars)), 2.6)   # 8 pt digits: ~0.07 inch
     fig.subplots_adjust(left=0.01, right=0.99)
     table = ax.table(cellText=text, colLabels=heads, loc="center",

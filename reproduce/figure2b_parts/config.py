@@ -6,7 +6,7 @@ from __future__ import annotations
 from g2s.rl import recipes as R
 from reproduce.harness import settings as S
 from reproduce.harness.contract import DEFAULT_OUT
-from reproduce.harness.verdicts.recipes import model_name
+from reproduce.harness.verdicts.recipes import model_name, recipe_of_key
 
 __all__ = ["NAME", "UNITS_DIR", "PROFILES", "FAMILIES", "MODELS", "HEURISTICS", "METHODS",
            "PAPER", "MARGIN_NODES", "PAPER_TOLERANCE", "REFERENCE_LIMIT", "BEST_KNOWN_BUDGET",
@@ -87,10 +87,8 @@ def has_model(family: str, name: str) -> bool:
     a recipe other than the shipped one only where that recipe was trained for the family's
     model (A' and B exist for ER-15 only, so a bipartite cell has none: not pending, absent);
     every other method everywhere."""
-    for r in R.RECIPES:
-        if r != R.PAPER and seed_labels([name], model_name(r)):
-            return r in S.G2S_RECIPES.get(("mvc", FAMILIES[family]), ())
-    return True
+    r = recipe_of_key(name)
+    return r in (None, R.PAPER) or r in S.G2S_RECIPES.get(("mvc", FAMILIES[family]), ())
 
 #: Figure 2(b)'s numbers: (family, n) -> method -> cover size
 PAPER = {("sparse_er", 10_000): {"g2s_rnn": 6444, "s2v": 6557},

@@ -58,7 +58,8 @@ from reproduce.harness.verdicts.seeds import (
     seeds_verdict,
 )
 
-__all__ = ["ENCODER", "NULL_CLAIM_SUFFIX", "ROBUSTNESS_MEANING", "model_name", "recipe_view",
+__all__ = ["ENCODER", "NULL_CLAIM_SUFFIX", "ROBUSTNESS_MEANING", "model_name", "recipe_of_key",
+           "recipe_view",
            "recipes_in", "with_recipes", "null_claim", "null_parts", "robustness"]
 
 #: the robustness words :func:`robustness` gives, each with its one meaning (the ledger's
@@ -86,7 +87,7 @@ def model_name(recipe: str) -> str:
     return ENCODER if recipe == PAPER else f"{ENCODER}_{recipe}"
 
 
-def _recipe_of_key(key: str) -> str | None:
+def recipe_of_key(key: str) -> str | None:
     """The recipe of a G2S-RNN result key (``g2s_rnn_s3`` -> paper, ``g2s_rnn_tvaried_s3`` ->
     tvaried), None for any other key."""
     m = _KEY.match(key)
@@ -102,7 +103,7 @@ def _rename(obj, recipe: str):
     if isinstance(obj, Mapping):
         out = {}
         for k, v in obj.items():
-            r = _recipe_of_key(k) if isinstance(k, str) else None
+            r = recipe_of_key(k) if isinstance(k, str) else None
             if r is None:
                 out[k] = _rename(v, recipe)
             elif r == recipe:
@@ -111,7 +112,7 @@ def _rename(obj, recipe: str):
         # the untrained null stays under its own name in every view (the null claim reads it)
         if recipe != UNTRAINED:
             out.update({k: _rename(v, recipe) for k, v in obj.items()
-                        if isinstance(k, str) and _recipe_of_key(k) == UNTRAINED})
+                        if isinstance(k, str) and recipe_of_key(k) == UNTRAINED})
         return out
     if isinstance(obj, list):
         return [_rename(v, recipe) for v in obj]
@@ -136,7 +137,7 @@ def _record_seeds(rec: Mapping, bare_seed: int | None) -> dict[str, set]:
     found: dict[str, set] = {}
     for k in rec.get("results", {}):
         m = _KEY.match(k)
-        r = _recipe_of_key(k)
+        r = recipe_of_key(k)
         seed = bare_seed if r is not None and m["seed"] is None else \
             None if r is None else int(m["seed"])
         if seed is not None:
