@@ -503,3 +503,17 @@ def test_a_recipe_is_judged_on_the_seeds_trained_for_both_families():
     got = F.derive_verdicts(_result(seeds=short))["intro-25k"]
     assert "C pending" in got["by_recipe"].split(", ")
     assert "C has 4 of its 5 seeds" in got["robustness_note"]
+
+
+def test_the_untrained_null_has_no_word_where_it_is_never_run():
+    """The untrained null runs at 10,000 vertices only: a claim that reads the 25,000-vertex
+    graphs has no verdict under it, and says none (not a 'pending' that waits for nothing);
+    C, a reading of the recipe whose covers there are still to come, stays pending."""
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    result = json.loads((root / "paper_figures" / "figure2b.json").read_text())
+    got = F.derive_verdicts(result)
+    for claim in ("intro-25k", "fig2-table", "fig2-table-g2s-rnn"):
+        words = dict(w.rsplit(" ", 1) for w in got[claim]["by_recipe"].split(", "))
+        assert "untrained" not in words and {"paper", "C"} <= set(words)

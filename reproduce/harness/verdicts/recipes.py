@@ -13,7 +13,8 @@ every recipe with no rule knowing about recipes.  Then, per claim about a traine
 
 * ``by_recipe``: the claim's verdict word under each recipe with data (``pending`` while a
   recipe has fewer evaluated seeds than its training target; ``untrained`` is the learning
-  null, shown, never part of the robustness word);
+  null, shown, never part of the robustness word, and left out of a claim that reads only
+  graphs it is not run on);
 * ``robustness``: **recipe-robust** when the verdict is the same under every reading of the
   paper's recipe trained for the claim's models (:data:`g2s.rl.recipes.PAPER_READINGS`: the
   shipped one and the variants the paper allows, each complete); **recipe-sensitive** when
@@ -273,6 +274,11 @@ def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[
                 if not complete and r in PAPER_READINGS:
                     short[c].append(f"{RECIPES[r].label} has {on} of its {_target(r, targets)} "
                                     "seeds on every graph the claim reads")
+                elif not on and r not in PAPER_READINGS:
+                    # the untrained null (or a diagnostic) not run where the claim reads: no
+                    # data, and none planned, so no word (``pending`` would wait for nothing)
+                    del words[c][r]
+                    continue
             words[c][r] = got[c]["verdict"] if complete and c in got else "pending"
     for c in claims:
         by = {r: w for r, w in words[c].items()
