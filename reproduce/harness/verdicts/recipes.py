@@ -162,10 +162,8 @@ def _record_seeds(rec: Mapping, bare_seed: int | None) -> dict[str, set]:
     :func:`recipes_in`)."""
     found: dict[str, set] = {}
     for k in rec.get("results", {}):
-        m = _KEY.match(k)
         r = recipe_of_key(k)
-        seed = bare_seed if r is not None and m["seed"] is None else \
-            None if r is None else int(m["seed"])
+        seed = None if r is None else _seed_of_key(k, bare_seed)
         if seed is not None:
             found.setdefault(r, set()).add(seed)
     return found
@@ -190,10 +188,6 @@ def recipes_in(result: dict, bare_seed: int | None = None) -> dict[str, list[int
         if sets and set.intersection(*sets):
             out[r] = sorted(set.intersection(*sets))
     return out
-
-
-def _target(recipe: str, targets: Mapping[str, Iterable[int]]) -> int:
-    return len(tuple(targets.get(recipe, ())))
 
 
 def robustness(by_recipe: Mapping[str, str],
@@ -262,17 +256,17 @@ def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[
     for r, seeds in present.items():
         if r not in targets:
             continue
-        wanted = tuple(targets[r])
-        full = len(set(seeds) & set(wanted)) >= len(wanted)
+        wanted = set(targets[r])
+        full = len(set(seeds) & wanted) >= len(wanted)
         got = out if r == PAPER else \
             derive(recipe_view(result, r, wanted, bare_seed=bare_seed)) if full else {}
         for c in claims:
             complete = full
             if full and r != PAPER and reads and c in reads:
-                on = len(_seeds_on(result, r, reads[c], bare_seed) & set(wanted))
-                complete = on >= _target(r, targets)
+                on = len(_seeds_on(result, r, reads[c], bare_seed) & wanted)
+                complete = on >= len(wanted)
                 if not complete and r in PAPER_READINGS:
-                    short[c].append(f"{RECIPES[r].label} has {on} of its {_target(r, targets)} "
+                    short[c].append(f"{RECIPES[r].label} has {on} of its {len(wanted)} "
                                     "seeds on every graph the claim reads")
                 elif not on and r not in PAPER_READINGS:
                     # the untrained null (or a diagnostic) not run where the claim reads: no
