@@ -135,13 +135,17 @@ def plot(result: dict):
         if not has_model(k.split("/")[0], m):
             return "n/a"
         got = medians.get(k, {}).get(m)
-        return "-" if got is None else f"{got['median']:.0f} ({got['seeds']})"
+        if got is None:
+            return "-"
+        sel = got.get("selected")
+        return f"{got['median']:.0f} ({got['seeds']})" + (
+            "" if sel is None else f"; s{sel['seed']} {sel['cover']:.0f}")
     text = [[k] + ["-" if cells[k].get(c) is None else f"{cells[k][c]:.0f}" for c in cols]
             + [median(k, m) for m in shown] for k in keys]
     # headers on two lines where they are long, and each column as wide as its longest line,
     # so no header runs into its neighbour
     heads = ["family/n"] + [c.replace("_", "_\n", 1) if len(c) > 8 else c for c in cols] + [
-        f"{RECIPES[recipe_of[m]].label}\nmedian" for m in shown]
+        f"{RECIPES[recipe_of[m]].label}\nmedian; sel." for m in shown]
     chars = [max(len(line) for cell in (h, *(row[i] for row in text))
                  for line in cell.splitlines()) + 3 for i, h in enumerate(heads)]
     fig.set_size_inches(max(7.0, 0.085 * sum(chars)), 2.6)   # 8 pt digits: ~0.07 inch
@@ -155,7 +159,8 @@ def plot(result: dict):
         table[0, i].set_height(2 * table[1, 0].get_height())
     ax.set_title("Figure 2(b): MVC cover sizes on sparse graphs ('-': pending; n/a: that recipe "
                  "was not trained for the family's model; _sK: training seed K; other recipes: "
-                 "median over seeds, their count in brackets)", fontsize=9)
+                 "median over seeds, their count in brackets;\nsK N: the seed its validation "
+                 "selects and its cover, where it ran)", fontsize=9)
     return fig
 
 

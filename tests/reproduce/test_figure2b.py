@@ -16,6 +16,8 @@ Invariants (one test each):
   size is enough for not-reproduced; a cell no seed has run keeps a claim pending;
 * the learning null: each trained seed against its own untrained initialisation on the
   10,000-vertex graphs, exact per graph, k of n seeds per family.
+* the table shows each recipe's median cover and, where it ran, the cover of the seed its
+  validation selects.
 """
 
 import numpy as np
@@ -390,6 +392,31 @@ def test_the_recipe_models_run_at_10000_vertices_and_show_as_a_median():
     med = F.summarise(r)["recipe_medians"]["sparse_er/10000"]["g2s_rnn_untrained"]
     assert med == {"median": 7000.0, "seeds": 3}
     assert "recipe_medians" not in F.summarise(_result())
+
+
+def test_the_table_shows_each_recipes_validation_selected_seed():
+    """Beside a recipe's median, the table shows the cover of the seed its validation selects
+    (chosen on validation graphs alone): at 25,000 vertices only that seed and the median seed
+    run, and the paper's one number compares with the selected seed.  Absent where that seed
+    has no cover, and for the untrained null (nothing to select)."""
+    from g2s.rl.validation import validation_seeds
+    from reproduce.harness import settings as S
+    pick = validation_seeds("mvc", S.ER15, "target")["selected"]
+    other = next(s for s in range(10) if s != pick)
+    big = ("sparse_er", 25_000)
+    r = _result(seeds={big: {F.label("g2s_rnn_target", pick): [16_000],
+                             F.label("g2s_rnn_target", other): [17_000],
+                             "g2s_rnn_untrained_s1": [18_000]}})
+    med = F.summarise(r)["recipe_medians"]["sparse_er/25000"]
+    assert med["g2s_rnn_target"] == {"median": 16_500.0, "seeds": 2,
+                                     "selected": {"seed": pick, "cover": 16_000.0}}
+    assert "selected" not in med["g2s_rnn_untrained"]
+    table = F.plot({**r, "recipe_medians": F.summarise(r)["recipe_medians"]}).axes[0].tables[0]
+    text = {c.get_text().get_text() for c in table.get_celld().values()}
+    assert f"16500 (2); s{pick} 16000" in text and "18000 (1)" in text
+    r = _result(seeds={big: {F.label("g2s_rnn_target", other): [17_000]}})
+    assert "selected" not in F.summarise(r)["recipe_medians"]["sparse_er/25000"][
+        "g2s_rnn_target"]
 
 
 def test_a_recipe_not_trained_for_a_family_is_absent_there_not_pending():
