@@ -145,7 +145,9 @@ def plot(result: dict):
     # headers on two lines where they are long, and each column as wide as its longest line,
     # so no header runs into its neighbour
     heads = ["family/n"] + [c.replace("_", "_\n", 1) if len(c) > 8 else c for c in cols] + [
-        f"{RECIPES[recipe_of[m]].label}\nmedian; sel." for m in shown]
+        f"{RECIPES[recipe_of[m]].label}\nmedian"
+        + ("; sel." if any("selected" in v.get(m, {}) for v in medians.values()) else "")
+        for m in shown]
     chars = [max(len(line) for cell in (h, *(row[i] for row in text))
                  for line in cell.splitlines()) + 3 for i, h in enumerate(heads)]
     fig.set_size_inches(max(7.0, 0.085 * sum(chars)), 2.6)   # 8 pt digits: ~0.07 inch

@@ -414,6 +414,7 @@ def test_the_table_shows_each_recipes_validation_selected_seed():
     table = F.plot({**r, "recipe_medians": F.summarise(r)["recipe_medians"]}).axes[0].tables[0]
     text = {c.get_text().get_text() for c in table.get_celld().values()}
     assert f"16500 (2); s{pick} 16000" in text and "18000 (1)" in text
+    assert "C\nmedian; sel." in text and "untrained\nmedian" in text
     r = _result(seeds={big: {F.label("g2s_rnn_target", other): [17_000]}})
     assert "selected" not in F.summarise(r)["recipe_medians"]["sparse_er/25000"][
         "g2s_rnn_target"]
