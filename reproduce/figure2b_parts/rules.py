@@ -1,5 +1,6 @@
 """Figure 2(b)'s per-cell summary (:func:`summarise`) and its verdict rules
-(:func:`derive_verdicts`), pure functions of the script's JSON."""
+(:func:`derive_verdicts`), functions of the script's JSON; the summary also reads the shipped
+checkpoints' validation scores to name each recipe's validation-selected seed."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ __all__ = ["NULL_CLAIM", "summarise", "derive_verdicts", "shipped_verdicts", "nu
 
 
 def summarise(raw: dict) -> dict:
-    """Per cell, the mean over its graphs of every method's cover size (None: pending)."""
+    """Per cell, the mean over its graphs of every method's cover size (None: pending), and
+    per recipe its median cover and validation-selected seed (:func:`_recipe_medians`)."""
     cells = {}
     for f in raw["families"]:
         for n in raw["sizes"]:
@@ -83,14 +85,13 @@ def _recipe_medians(methods, cells: dict) -> dict:
             if not vals:
                 continue
             entry = {"median": float(np.median(vals)), "seeds": len(vals)}
-            key = (family, name)
-            if key not in chosen:
-                chosen[key] = validation_seeds("mvc", FAMILIES[family], recipe_of_key(name)) \
-                    if family in FAMILIES else None
-            pick = chosen[key]
-            if pick is not None and cell.get(label(name, pick["selected"])) is not None:
-                entry["selected"] = {"seed": pick["selected"],
-                                     "cover": cell[label(name, pick["selected"])]}
+            if (family, name) not in chosen:   # reads every shipped sidecar: once per model
+                chosen[family, name] = validation_seeds("mvc", FAMILIES[family],
+                                                        recipe_of_key(name))
+            pick = chosen[family, name]
+            cover = None if pick is None else cell.get(label(name, pick["selected"]))
+            if cover is not None:
+                entry["selected"] = {"seed": pick["selected"], "cover": cover}
             out.setdefault(k, {})[name] = entry
     return out
 

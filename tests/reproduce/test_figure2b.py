@@ -407,11 +407,12 @@ def test_the_table_shows_each_recipes_validation_selected_seed():
     r = _result(seeds={big: {F.label("g2s_rnn_target", pick): [16_000],
                              F.label("g2s_rnn_target", other): [17_000],
                              "g2s_rnn_untrained_s1": [18_000]}})
-    med = F.summarise(r)["recipe_medians"]["sparse_er/25000"]
+    medians = F.summarise(r)["recipe_medians"]
+    med = medians["sparse_er/25000"]
     assert med["g2s_rnn_target"] == {"median": 16_500.0, "seeds": 2,
                                      "selected": {"seed": pick, "cover": 16_000.0}}
     assert "selected" not in med["g2s_rnn_untrained"]
-    table = F.plot({**r, "recipe_medians": F.summarise(r)["recipe_medians"]}).axes[0].tables[0]
+    table = F.plot({**r, "recipe_medians": medians}).axes[0].tables[0]
     text = {c.get_text().get_text() for c in table.get_celld().values()}
     assert f"16500 (2); s{pick} 16000" in text and "18000 (1)" in text
     assert "C\nmedian; sel." in text and "untrained\nmedian" in text
