@@ -25,23 +25,31 @@ traceback); 130 interrupted.  Errors are always one line on stderr, never a trac
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
 
 def _interrupted_during_start_up(signum, frame):  # Ctrl-C while the imports below run
+    # Exit here rather than raise: nothing is open or half-written yet, and an exception raised
+    # from a signal handler can land in an import's weakref callback, where Python reports it
+    # as "Exception ignored" and carries on with the command.
     sys.stderr.write("g2s: interrupted\n")
-    raise SystemExit(130)
+    sys.stderr.flush()
+    os._exit(130)
 
 
-try:
-    _previous_sigint = signal.signal(signal.SIGINT, _interrupted_during_start_up)
-except ValueError:  # pragma: no cover - imported outside the main thread
-    _previous_sigint = None
+# Python installs its own handler unless SIGINT was ignored when the process started (a
+# command run in the background by a script): an ignored Ctrl-C stays ignored.
+_OWN_SIGINT = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+if _OWN_SIGINT:
+    try:
+        signal.signal(signal.SIGINT, _interrupted_during_start_up)
+    except ValueError:  # pragma: no cover - imported outside the main thread
+        _OWN_SIGINT = False
 
 import argparse  # noqa: E402 - after the start-up interrupt handler
 import json  # noqa: E402
-import os  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -50,7 +58,7 @@ from g2s.fsutil import atomic_write_text  # noqa: E402
 from g2s.io.files import read_graph  # noqa: E402
 from g2s.io.input_graph import FORMATS, MAX_INPUT_MIB, GraphFormatError  # noqa: E402
 from g2s.nn.checkpoints import MAX_ROLLOUT_CELLS, MAX_T_MAX  # noqa: E402
-from g2s.optional import reraise_interrupt  # noqa: E402
+from g2s.optional import interrupted, reraise_interrupt  # noqa: E402
 from g2s.problems import PROBLEMS, InfeasibleSolution, is_feasible, objective  # noqa: E402
 
 __all__ = ["main", "run", "build_parser"]
@@ -286,7 +294,46 @@ def _json_safe_labels(labels: list, warnings: list) -> list:
     return [str(v) if isinstance(v, int) and abs(v) > JSON_SAFE_INT else v for v in labels]
 
 
+class _CtrlC:
+    """What the process's Ctrl-C handler (:func:`_on_ctrl_c`) saw during one command.
+
+    ``seen``: a Ctrl-C arrived.  The handler raises ``KeyboardInterrupt``, which stops the
+    work, but an exception raised from a signal handler can be lost: where it lands in a
+    weakref callback or a ``__del__`` (importlib's module locks have one), Python reports
+    "Exception ignored" and goes on.  A command that finishes with ``seen`` set was still
+    interrupted.  ``final``: the result is complete and being written; a Ctrl-C is recorded,
+    not raised, so that what is shown and written is never cut in half."""
+
+    seen = False
+    final = False
+
+
+def _on_ctrl_c(signum, frame):
+    _CtrlC.seen = True
+    if not _CtrlC.final:
+        raise KeyboardInterrupt
+
+
 def main(argv=None) -> int:
+    """Run one ``g2s`` command in this process; its exit status (see the module docstring)."""
+    try:
+        return _main(argv)
+    finally:
+        _CtrlC.final = False  # the caller's later Ctrl-C raises again
+
+
+def _main(argv=None) -> int:
+    _CtrlC.seen = _CtrlC.final = False
+    try:
+        return _command(argv)
+    except KeyboardInterrupt:  # landed while an error was being reported
+        print("g2s: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        _CtrlC.final = True  # whatever happens next, the command's outcome is settled
+
+
+def _command(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
@@ -302,6 +349,9 @@ def main(argv=None) -> int:
             _check_method_options(args)
             _check_output(args)
             result = _solve(args)
+            _CtrlC.final = True
+            if _CtrlC.seen:  # a Ctrl-C whose KeyboardInterrupt Python dropped
+                raise KeyboardInterrupt
             text = json.dumps(result)
             print(text, flush=True)  # the result is shown even when --output cannot be written
             if args.output is not None:
@@ -314,13 +364,20 @@ def main(argv=None) -> int:
     except CommandLineError as exc:
         print(f"g2s: error: {exc}", file=sys.stderr)
         return 2
-    except (GraphFormatError, ValueError, InfeasibleSolution, FileNotFoundError) as exc:
-        print(f"g2s: error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt as exc:  # training saves a resume point first and says where
         print(f"g2s: interrupted{f' ({exc})' if str(exc) else ''}", file=sys.stderr)
         return getattr(exc, "exit_code", 130)
     except Exception as exc:  # noqa: BLE001 - last line of defence: one line, no traceback
+        # a Ctrl-C that landed inside compiled code can come back as another error (pandas'
+        # Cython, imported by OR-Tools: "SystemError: ... returned a result with an exception
+        # set"); the command was interrupted, not broken
+        if _CtrlC.seen or interrupted(exc) is not None:
+            print("g2s: interrupted", file=sys.stderr)
+            return 130
+        if isinstance(exc, (GraphFormatError, ValueError, InfeasibleSolution,
+                            FileNotFoundError)):
+            print(f"g2s: error: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 1
         if debug:
             raise
         first = (str(exc).strip().splitlines() or [""])[0]
@@ -329,18 +386,36 @@ def main(argv=None) -> int:
         return 3
 
 
-if _previous_sigint is not None:  # imports done: Ctrl-C raises KeyboardInterrupt again,
-    signal.signal(signal.SIGINT, _previous_sigint)  # which main() reports in one line
+if _OWN_SIGINT:  # imports done: Ctrl-C raises KeyboardInterrupt, which main() reports
+    signal.signal(signal.SIGINT, _on_ctrl_c)
+
+
+def _quiet_interrupts(unraisable, _previous=sys.unraisablehook):
+    """``sys.unraisablehook`` of the g2s process: a KeyboardInterrupt that Python could not
+    raise (see :class:`_CtrlC`) is recorded by the handler, not printed as a traceback."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        return
+    _previous(unraisable)
+
 
 def run() -> None:
-    """The console entry point (``g2s``, ``python -m g2s.cli``): :func:`main`, then exit.
+    """The console entry point (``g2s``, ``python -m g2s.cli``): the command, then exit.
 
-    Once main() has returned, its result is printed and its files are written; a Ctrl-C that
-    lands during the interpreter's shutdown would otherwise kill the process by the signal
-    (exit status -2, no message), because Python restores the default SIGINT action before
-    it finalises. Ignoring SIGINT from here on makes the exit status main()'s own."""
-    code = main()
+    After an interruption the process ends at once with the command's own status (130),
+    skipping Python's shutdown: after main() had printed "g2s: interrupted" and returned 130,
+    the interpreter still ended the process by the signal itself now and then (exit status
+    -2; about 1 run in 60 when Ctrl-C came 0.3-0.5 s after numpy loaded), as CPython does for
+    a KeyboardInterrupt it counts as unhandled.  Everything main() shows or writes is complete
+    and flushed by then."""
+    sys.unraisablehook = _quiet_interrupts
+    code = _main()  # its outcome is final: a Ctrl-C from here on is only recorded
+    # ... and then ignored: Python restores SIGINT's default action before it finalises, and a
+    # Ctrl-C during the shutdown would kill the process by the signal, with no message
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _CtrlC.seen or code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     sys.exit(code)
 
 

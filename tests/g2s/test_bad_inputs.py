@@ -353,6 +353,90 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path, path_graph, delay):
         assert err.strip() == "g2s: interrupted" and out == ""
 
 
+def _run_cli_with(tmp_path, setup: str, *args: str, before: str = "", sigint=None):
+    """``g2s solve --problem mvc ARGS g.txt`` in a child: ``before`` runs ahead of ``import
+    g2s.cli as cli`` and ``setup`` after it (both after ``import os, signal, sys, time``);
+    SIGINT starts with ``sigint``'s action (default: Python's)."""
+    (tmp_path / "g.txt").write_text("0 1\n1 2\n2 3\n")
+    script = ("import os, signal, sys, time\n" + before + "\nimport g2s.cli as cli\n" + setup +
+              "\nsys.argv = ['g2s', 'solve', '--problem', 'mvc', *sys.argv[1:], 'g.txt']\n"
+              "cli.run()\n")
+    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path,
+                          preexec_fn=sigint or _default_sigint)
+
+
+def _ctrl_c_now():
+    return ("def ctrl_c():\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    for _ in range(1000):  # the handler runs at the next bytecode boundary\n"
+            "        time.sleep(0.001)\n")
+
+
+def test_a_ctrl_c_python_drops_still_stops_the_command(tmp_path):
+    """A KeyboardInterrupt raised where Python cannot raise it (a weakref callback or a
+    ``__del__``, as in importlib's module locks) is printed as "Exception ignored" and lost;
+    the command used to go on, print its answer and exit 0 after the traceback-like text."""
+    setup = _ctrl_c_now() + (
+        "class Lost:\n"
+        "    def __del__(self):\n"
+        "        ctrl_c()\n"
+        "real = cli.read_graph\n"
+        "def read_graph(*a, **k):\n"
+        "    Lost()  # dropped at once: the interrupt lands in its __del__\n"
+        "    return real(*a, **k)\n"
+        "cli.read_graph = read_graph\n")
+    proc = _run_cli_with(tmp_path, setup)
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    assert proc.stderr.strip() == "g2s: interrupted" and proc.stdout == ""
+
+
+@pytest.mark.parametrize("chain", ["from exc", "from None"])
+def test_a_ctrl_c_turned_into_another_error_is_an_interruption(tmp_path, chain):
+    """pandas' Cython code (OR-Tools imports pandas) turns a KeyboardInterrupt raised inside it
+    into ``SystemError: ... returned a result with an exception set``: g2s reported an internal
+    error (exit 3) for a Ctrl-C."""
+    setup = _ctrl_c_now() + (
+        "real = cli.read_graph\n"
+        "def read_graph(*a, **k):\n"
+        "    try:\n"
+        "        ctrl_c()\n"
+        "    except KeyboardInterrupt as exc:\n"
+        "        raise SystemError('returned a result with an exception set') " + chain + "\n"
+        "cli.read_graph = read_graph\n")
+    proc = _run_cli_with(tmp_path, setup)
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    assert proc.stderr.strip() == "g2s: interrupted" and proc.stdout == ""
+
+
+def test_a_ctrl_c_while_the_result_is_written_does_not_cut_it(tmp_path):
+    setup = _ctrl_c_now() + (
+        "real = cli.atomic_write_text\n"
+        "def write(*a, **k):\n"
+        "    ctrl_c()\n"
+        "    real(*a, **k)\n"
+        "cli.atomic_write_text = write\n")
+    proc = _run_cli_with(tmp_path, setup, "--output", "out.json")
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    assert proc.stderr == ""
+    assert json.loads((tmp_path / "out.json").read_text()) == json.loads(proc.stdout)
+
+
+def test_a_ctrl_c_ignored_at_start_stays_ignored(tmp_path):
+    """A command started in the background by a script inherits an ignored SIGINT; g2s used
+    to install its own start-up handler over it, so a stray Ctrl-C still stopped it."""
+    before = _ctrl_c_now() + (  # Ctrl-C while g2s.cli imports networkx
+        "class Finder:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'networkx':\n"
+        "            ctrl_c()\n"
+        "sys.meta_path.insert(0, Finder())\n")
+    proc = _run_cli_with(tmp_path, "", before=before,
+                         sigint=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    assert json.loads(proc.stdout)["objective"] == 2
+
+
 def test_ctrl_c_after_a_cp_sat_solve_is_still_python_s(tmp_path):
     """CP-SAT's own SIGINT handler used to stay installed after a solve, so a later Ctrl-C
     killed the process by the signal with no message (CI saw exit status -2 above)."""
