@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import g2s
+from tests.cli_child import default_sigint, run_cli_child
 
 CHECKPOINTS = Path(g2s.__file__).parent / "checkpoints"
 
@@ -313,13 +314,6 @@ def test_train_out_folder_leaves_nothing_behind(tmp_path):
 
 # --- 11. Ctrl-C during start-up -------------------------------------------------------------
 
-def _default_sigint():
-    """``preexec_fn`` of the Ctrl-C tests: the child starts with SIGINT's default action.  A
-    process started in the background by a non-interactive shell (``nohup ... &``) inherits an
-    ignored SIGINT, and Python then installs no handler, so a Ctrl-C test would see nothing."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _wait_for_mapping(pid: int, needle: str, timeout: float = 60) -> bool:
     """Wait until the process has loaded a shared library whose path holds ``needle``."""
     deadline = time.monotonic() + timeout
@@ -342,7 +336,7 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path, path_graph, delay):
     proc = subprocess.Popen([sys.executable, "-m", "g2s.cli", "solve", "--problem", "mvc",
                              "--method", "reference", str(path_graph)], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_default_sigint)
+                            preexec_fn=default_sigint)
     assert _wait_for_mapping(proc.pid, "numpy")
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
@@ -354,16 +348,10 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path, path_graph, delay):
 
 
 def _run_cli_with(tmp_path, setup: str, *args: str, before: str = "", sigint=None):
-    """``g2s solve --problem mvc ARGS g.txt`` in a child: ``before`` runs ahead of ``import
-    g2s.cli as cli`` and ``setup`` after it (both after ``import os, signal, sys, time``);
-    SIGINT starts with ``sigint``'s action (default: Python's)."""
+    """``g2s solve --problem mvc ARGS g.txt`` (a path of 4 vertices) through ``run_cli_child``."""
     (tmp_path / "g.txt").write_text("0 1\n1 2\n2 3\n")
-    script = ("import os, signal, sys, time\n" + before + "\nimport g2s.cli as cli\n" + setup +
-              "\nsys.argv = ['g2s', 'solve', '--problem', 'mvc', *sys.argv[1:], 'g.txt']\n"
-              "cli.run()\n")
-    return subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
-                          text=True, timeout=120, cwd=tmp_path,
-                          preexec_fn=sigint or _default_sigint)
+    return run_cli_child(["solve", "--problem", "mvc", *args, "g.txt"], cwd=tmp_path,
+                         before=before, setup=setup, sigint=sigint)
 
 
 def _ctrl_c_now():
@@ -450,7 +438,7 @@ def test_ctrl_c_after_a_cp_sat_solve_is_still_python_s(tmp_path):
               "except KeyboardInterrupt:\n"
               "    print('KeyboardInterrupt')\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path, preexec_fn=_default_sigint)
+                          timeout=120, cwd=tmp_path, preexec_fn=default_sigint)
     assert proc.returncode == 0, (proc.returncode, proc.stderr)
     assert proc.stdout.strip() == "KeyboardInterrupt"
 
@@ -465,7 +453,7 @@ def test_ctrl_c_during_a_long_reference_solve_stops_it_in_one_line(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "g2s.cli", "solve", "--problem", "maxcut",
                              "--method", "reference", "--time-limit", "200", str(g)],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=_default_sigint)
+                            text=True, preexec_fn=default_sigint)
     assert _wait_for_mapping(proc.pid, "ortools")
     time.sleep(2.0)
     start = time.monotonic()
@@ -526,7 +514,7 @@ def test_training_saves_a_resume_point_on_signals_and_on_time(tmp_path, sig, cod
                              "1000000", *TINY, "--checkpoint-every", "1000000",
                              "--checkpoint-seconds", "1", "--out", "x.pt"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_default_sigint)
+                            preexec_fn=default_sigint)
     resume = tmp_path / "x.resume.pt"
     deadline = time.monotonic() + 150
     while not resume.exists() and time.monotonic() < deadline and proc.poll() is None:

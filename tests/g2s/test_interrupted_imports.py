@@ -10,15 +10,14 @@ import fail the same way, deterministically, by wrapping ``__import__``.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from g2s.optional import interrupted, reraise_interrupt
+from tests.cli_child import run_cli_child
 
-_RUN = """
-import builtins, sys
+_FAIL_IMPORT = """
+import builtins
 real = builtins.__import__
 def fake(name, *args, **kwargs):
     if name == "ortools.sat.python.cp_model":
@@ -28,10 +27,6 @@ def fake(name, *args, **kwargs):
             {raise_}
     return real(name, *args, **kwargs)
 builtins.__import__ = fake
-sys.argv = ["g2s", "solve", "--problem", "mvc", "--method", "reference", "--time-limit", "1",
-            {path!r}]
-from g2s.cli import run
-run()
 """
 
 
@@ -39,9 +34,9 @@ def _solve(tmp_path, raise_):
     path = tmp_path / "g.txt"
     n = 61  # an odd cycle with chords: not bipartite, no forest, past exhaustive enumeration
     path.write_text("".join(f"{i} {(i + 1) % n}\n{i} {(i + 7) % n}\n" for i in range(n)))
-    code = _RUN.format(raise_=raise_, path=str(path))
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
+    return run_cli_child(["solve", "--problem", "mvc", "--method", "reference",
+                          "--time-limit", "1", str(path)], cwd=tmp_path,
+                         before=_FAIL_IMPORT.format(raise_=raise_))
 
 
 def test_an_import_cut_short_by_ctrl_c_stops_the_reference_with_exit_130(tmp_path):

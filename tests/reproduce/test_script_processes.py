@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from g2s.argtypes import available_cpus
-from tests.g2s.test_bad_inputs import _default_sigint, assert_one_line_error
+from tests.cli_child import default_sigint
+from tests.g2s.test_bad_inputs import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,7 +117,7 @@ def _interrupted(cmd: list[str], sig: int, workers: int,
     it ignored).  Asserts the exit status 128 + sig, no traceback, and every process it
     started gone; returns its standard error and the seconds from the signal to the exit."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True, preexec_fn=_default_sigint, env=env)
+                            start_new_session=True, preexec_fn=default_sigint, env=env)
     try:
         kids = _workers_started(proc, workers)
         t0 = time.monotonic()
@@ -309,7 +310,7 @@ def test_a_signal_while_the_device_check_imports_torch_is_one_line(tmp_path, sig
     proc = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "device_check.py"),
                              "--device", "cpu", "--smoke", "--workers", "1", "--out",
                              str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=_default_sigint)
+                            preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 60
         maps = Path(f"/proc/{proc.pid}/maps")
