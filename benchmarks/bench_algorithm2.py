@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from g2s import argtypes
 from g2s.algorithm2.fast import algorithm2_exact
 from g2s.algorithm2.literal import algorithm2_literal
 from g2s.graphs import instance_seed, make_graph
@@ -367,7 +368,8 @@ def main(argv=None) -> dict:
     p.add_argument("--warmup", type=int, default=40, help="greedy steps before timing")
     p.add_argument("--repeats", type=int, default=2, help="alternated repeats per path")
     p.add_argument("--threads", type=int, default=1, help="torch threads for both paths")
-    p.add_argument("--device", default="cpu")
+    p.add_argument("--device", type=argtypes.device, default="cpu",
+                   help="cpu, cuda or cuda:N (default cpu)")
     p.add_argument("--quick", action="store_true", help="small sizes only (a smoke test)")
     p.add_argument("--out", type=Path, default=OUT)
     args = p.parse_args(argv)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -18,7 +19,7 @@ __all__ = ["positive_int", "int_from_1_to", "nonnegative_int",
            "positive_float", "nonnegative_float",
            "probability", "seed", "boolean", "output_file", "output_dir", "SEED_MAX",
            "available_cpus", "ThreadsAction", "WorkersAction", "OneLineParser",
-           "MAX_SECONDS", "time_limit", "optional_time_limit"]
+           "MAX_SECONDS", "time_limit", "optional_time_limit", "device"]
 
 #: seeds go to numpy, torch and CP-SAT; CP-SAT's ``random_seed`` is a signed 32-bit integer
 SEED_MAX = 2**31 - 1
@@ -130,6 +131,18 @@ def seed(text: str) -> int:
 
 
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+_DEVICE = re.compile(r"(cpu|cuda)(:[0-9]+)?")
+
+
+def device(text: str) -> str:
+    """A torch device name this project runs on: ``cpu``, ``cuda`` or ``cuda:N`` (``cpu:N``
+    names the same CPU).  Only the spelling is checked here, without importing torch; whether
+    CUDA is present is checked where the device is used
+    (:func:`g2s.nn.device.resolve_device`).  An unchecked name failed only when a checkpoint
+    was loaded onto it, after minutes of work, as a "truncated or corrupt" checkpoint."""
+    return _require(text, _DEVICE.fullmatch(text) is not None, "cpu, cuda or cuda:N", text)
 
 
 def available_cpus() -> int:

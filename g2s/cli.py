@@ -131,7 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Algorithm 2's T_max for --method g2s (default: the checkpoint's, 15 "
                         f"for the shipped ones; at most {MAX_T_MAX}, and n * T_max at most "
                         f"{MAX_ROLLOUT_CELLS})")
-    s.add_argument("--device", default="cpu", help="torch device for --method g2s (cpu, cuda)")
+    s.add_argument("--device", type=argtypes.device, default=None,
+                   help="torch device for --method g2s and the neural baselines: cpu, cuda or "
+                        "cuda:N (default cpu)")
     s.add_argument("--float32-screen", action="store_true",
                    help="--method g2s only: screen Algorithm 2's decisions in float32 first, "
                         "faster per step on large sparse graphs (benchmarks/results/"
@@ -211,7 +213,7 @@ def _solve(args) -> dict:
                 "gap": round(res.gap, 6), "bounds": res.bounds, "versions": res.versions}
     elif args.method == "g2s" or args.method in MODEL_METHODS:
         from g2s.nn.device import resolve_device
-        args.device = str(resolve_device(args.device))  # 'cpu:0' -> 'cpu', as torch.load needs
+        args.device = str(resolve_device(args.device or "cpu"))  # 'cpu:0': 'cpu' (torch.load)
         encoder = "g2s_rnn" if args.method == "g2s" else args.method
         deadline = None if args.time_limit is None else \
             time.monotonic() + args.time_limit - (time.perf_counter() - t_start)
@@ -258,9 +260,11 @@ def _check_method_options(args) -> None:
         raise CommandLineError("--float32-screen applies to --method g2s only")
     if args.t_max is not None and args.method != "g2s":
         raise CommandLineError("--t-max applies to --method g2s only (Algorithm 2)")
-    if args.checkpoint is not None and not neural:
-        raise CommandLineError(f"--checkpoint applies to --method g2s and the neural baselines "
-                               f"only, not --method {args.method}")
+    for flag, value in (("--checkpoint", args.checkpoint), ("--device", args.device),
+                        ("--threads", args.threads)):
+        if value is not None and not neural:
+            raise CommandLineError(f"{flag} applies to --method g2s and the neural baselines "
+                                   f"only, not --method {args.method}")
     from g2s.heuristics import HEURISTIC_METHODS
     problems = HEURISTIC_METHODS.get(args.method, (PROBLEMS,))[0]
     if args.problem not in problems:

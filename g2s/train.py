@@ -62,7 +62,8 @@ _TYPES = {"n": training_size, "iterations": argtypes.nonnegative_int,
           "validation_graphs": argtypes.positive_int,
           "keep_best": argtypes.boolean, "validate_every": argtypes.positive_int,
           "n_validation": argtypes.positive_int, "checkpoint_every": argtypes.positive_int,
-          "checkpoint_seconds": argtypes.nonnegative_float, "seed": argtypes.seed}
+          "checkpoint_seconds": argtypes.nonnegative_float, "seed": argtypes.seed,
+          "device": argtypes.device}
 
 
 def checkpoint_out(text: str) -> Path:

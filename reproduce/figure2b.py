@@ -96,7 +96,8 @@ def options(p) -> None:
                    help="CP-SAT seconds per graph for the proven bound (default: 240, the "
                         "paper's cut-off; smoke: 5); the best known cover gets 60 s of the "
                         "state-of-the-art solver (smoke: 1)")
-    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    p.add_argument("--device", type=argtypes.device, default="cpu",
+                   help="cpu, cuda or cuda:N (default cpu)")
     p.add_argument("--seeds", type=_trained_seed, nargs="+", default=None,
                    help="training seeds of each model to run (default: 0 at smoke, every "
                         "shipped seed at ci and paper: G2S-RNN 0-9, Structure2Vec 0-2); seed 0 "

@@ -278,6 +278,8 @@ def script_main(name: str, doc: str, argv, produce: Callable, derive: Callable |
     args = p.parse_args(argv)
     if args.scheduler is not None:  # fail now, not after the work before the pool opens
         probe_scheduler(args.scheduler)
+    if getattr(args, "device", "cpu") != "cpu":  # likewise: CUDA absent, or no such GPU
+        args.device = _usable_device(f"reproduce/{name}.py", args.device)
     with interruptible(f"reproduce/{name}.py"):
         if torch_threads is not None:
             import torch
@@ -289,6 +291,18 @@ def script_main(name: str, doc: str, argv, produce: Callable, derive: Callable |
         except CertificateError as exc:   # a stored certificate unreadable or not checking out
             raise SystemExit(f"reproduce/{name}.py: {' '.join(str(exc).split())}") from None
         return run.write(result, fig=fig, derive=derive)
+
+
+def _usable_device(prog: str, name: str) -> str:
+    """``name`` as torch names it (``cpu:0`` is ``cpu``), or one line and exit 1 when it
+    cannot be used here.  Unchecked, a missing GPU surfaced only when the first checkpoint was
+    loaded onto it, after the heuristics and references had run, as a traceback calling the
+    checkpoint "truncated or corrupt"."""
+    from g2s.nn.device import resolve_device
+    try:
+        return str(resolve_device(name))
+    except ValueError as exc:
+        raise SystemExit(f"{prog}: {exc}") from None
 
 
 class Interrupted(KeyboardInterrupt):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from g2s.argtypes import positive_int
+from g2s.argtypes import device, positive_int
 from g2s.graphs import FAMILIES as GRAPH_FAMILIES
 from g2s.heuristics import TRIVIAL
 from reproduce.harness import rebuild
@@ -46,7 +46,8 @@ _MODEL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 def add_model_options(parser) -> None:
     """``--device``, ``--checkpoint-dir`` and ``--import-units``, shared by the scripts that
     evaluate models."""
-    parser.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    parser.add_argument("--device", type=device, default="cpu",
+                        help="cpu, cuda or cuda:N (default cpu)")
     parser.add_argument("--checkpoint-dir", type=Path, default=None,
                         help="evaluate the G2S-RNN checkpoints in this folder instead of the "
                              "shipped ones (e.g. g2s/checkpoints/early20k, with --out to keep "

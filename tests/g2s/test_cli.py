@@ -94,7 +94,7 @@ def test_float32_screen_gives_the_same_answer(tmp_path, capsys):
 
 @pytest.mark.torch
 @pytest.mark.parametrize("args,needle", [
-    (["solve", "--problem", "mvc", "--method", "g2s", "--device", "banana"], "unknown device"),
+    (["solve", "--problem", "mvc", "--method", "g2s", "--device", "banana"], "cpu, cuda or cuda:N"),
     (["solve", "--problem", "maxcut", "--method", "sage_gcn", "--checkpoint",
       str(checkpoint_path("sage_gcn", "mvc"))], "trained for mvc, not maxcut"),
     (["solve", "--problem", "mvc", "--method", "g2s", "--checkpoint", "NOPE.pt"],

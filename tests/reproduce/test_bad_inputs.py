@@ -48,6 +48,12 @@ def script(name, *args, cwd=None):
     # a training seed without checkpoints gave a figure with no model results, exit 0
     ("figure2b", ["--profile", "smoke", "--out", "{dir}", "--seeds", "0", "99"],
      ["argument --seeds", "no checkpoint of training seed 99"]),
+    # a device torch cannot name: the first checkpoint loaded onto it was called "truncated
+    # or corrupt", in a traceback, after the heuristics had run
+    ("figure4", ["--profile", "smoke", "--out", "{dir}", "--device", "mps"],
+     ["argument --device", "cpu, cuda or cuda:N"]),
+    ("figure2b", ["--profile", "smoke", "--out", "{dir}", "--device", "cuda:x"],
+     ["argument --device"]),
 ])
 def test_bad_options_are_one_line(tmp_path, name, args, needles):
     f = tmp_path / "a_file"
@@ -56,6 +62,21 @@ def test_bad_options_are_one_line(tmp_path, name, args, needles):
     rc, out, err = script(name, *[a.format(file=f, dir=tmp_path / "out") for a in args],
                           cwd=tmp_path)
     assert_one_line_error(rc, err, 2, *needles)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", ["figure4", "figure2b"])
+def test_a_gpu_this_machine_lacks_is_one_line_before_any_work(tmp_path, name):
+    """Before: the heuristics and references ran first, then the first checkpoint loaded onto
+    the missing GPU failed as a traceback calling the checkpoint "truncated or corrupt"."""
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("CUDA present: the request is valid here")
+    before = snapshot(tmp_path)
+    rc, _, err = script(name, "--profile", "smoke", "--out", tmp_path / "out", "--device",
+                        "cuda", cwd=tmp_path)
+    assert_one_line_error(rc, err, 1, f"reproduce/{name}.py", "CUDA is not available")
     assert snapshot(tmp_path) == before
 
 
