@@ -335,14 +335,19 @@ def render_recipes(claims: list[dict], derived: dict) -> str:
              "target network). The diagnostic beyond the paper (D, training sizes varied) and "
              "the untrained null are shown, never counted in the robustness word; a claim "
              "refuted under paper and confirmed under a reading the paper allows reads "
-             "not-reproduced.", "",
+             "not-reproduced. After each word, where the claim's rule gives them: how many of "
+             "the recipe's seeds hold (k of n; pairs of seeds for a comparison of two trained "
+             "models, as the claim's evidence says) and the 95% Wilson interval on the "
+             "fraction that hold (the seed rule, docs/reproducing.md); for a claim of several "
+             "parts, each part's; for a claim over comparisons, how they were decided.", "",
              f"{len(rows)} claims: " + ", ".join(f"{words.count(w)} {w}"
                                                 for w in ROBUSTNESS_MEANING if w in words)
              + ".", "",
              "| robustness | meaning |", "|---|---|",
              *(f"| **{w}** | {m} |" for w, m in ROBUSTNESS_MEANING.items() if w in words), "",
              "| claim | verdict | under each recipe | robustness |", "|---|---|---|---|",
-             *(f"| [{c['id']}]({claim_href(c, here)}) | {c['verdict']} | {d['by_recipe']} | "
+             *(f"| [{c['id']}]({claim_href(c, here)}) | {c['verdict']} | "
+               f"{d.get('by_recipe_seeds', d['by_recipe'])} | "
                f"**{d['robustness']}**: {d['robustness_note']} |" for c, d in rows)]
     return "\n".join(lines).rstrip("\n") + "\n"
 

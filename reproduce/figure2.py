@@ -237,6 +237,8 @@ def shipped_verdicts(result: dict) -> dict:
     vals = dict(
         profile=result["profile"], max_n=max_n, threshold=GOOD,
         g2s_er=_fmt(g2s["er"]), g2s_bipartite=_fmt(g2s["bipartite"]),
+        **{f"{f}_{k}": g2s[f][k] for f in FAMILIES if g2s[f] is not None
+           for k in ("k_of_n", "fraction_interval")},
         baselines_compared=len(complete),
         poor_on_one=", ".join(poor_one) or "none", good_on_both=", ".join(good_both) or "none",
         per_baseline="; ".join(f"{b}: ER {_fmt(base[b]['er'])}, bipartite "
@@ -321,6 +323,8 @@ def scale_verdict(result: dict, g2s: dict, max_n: int, smaller: dict | None = No
     vals = dict(profile=result["profile"], max_n=max_n, threshold=GOOD,
                 sizes=", ".join(map(str, sizes or result.get("sizes", []))),
                 g2s_er=_fmt(g2s["er"]), g2s_bipartite=_fmt(g2s["bipartite"]),
+        **{f"{f}_{k}": g2s[f][k] for f in FAMILIES if g2s[f] is not None
+           for k in ("k_of_n", "fraction_interval")},
                 seeds="; ".join(f"{f} {len(result.get('g2s_seeds', {}).get(f, []))}"
                                 for f in FAMILIES),
                 reference_gap="; ".join(f"{f} up to {_gap(result, f):.3f}" for f in FAMILIES),

@@ -9,7 +9,9 @@ Invariants:
 * refuted under the shipped recipe and confirmed under a reading the paper allows is
   not-reproduced, with the reason;
 * the learning null: each trained seed against its own initialisation, holds when training
-  lowered the ratio beyond the noise, fails when it raised it.
+  lowered the ratio beyond the noise, fails when it raised it;
+* each recipe's word is shown with the count and interval its own rule derived, never
+  another recipe's.
 """
 
 import numpy as np
@@ -20,6 +22,7 @@ from reproduce.harness.verdicts.recipes import (
     recipe_view,
     recipes_in,
     robustness,
+    seeds_text,
     with_recipes,
 )
 
@@ -182,3 +185,38 @@ def test_a_bare_name_is_a_seed_only_where_a_figure_says_so():
                                          "g2s_rnn_target": {}, "g2s_rnn_target_s2": {}}}]}
     assert recipes_in(result) == {"paper": [1], "target": [2]}
     assert recipes_in(result, bare_seed=0) == {"paper": [0, 1], "target": [0, 2]}
+
+
+def test_each_recipe_word_is_shown_with_the_rules_own_count_and_interval():
+    """The recipes page's breakdown: each decided word with the k of n and interval its own
+    rule derived under that recipe (a different count per recipe), a pending word with none,
+    and the plain ``by_recipe`` words unchanged."""
+    levels = {**{f"g2s_rnn_s{s}": 1.3 for s in range(4)},
+              **{f"g2s_rnn_target_s{s}": 1.02 for s in range(3)}, "g2s_rnn_target_s3": 1.3}
+    result = {"instances": _records(levels)}
+
+    def derive(res):
+        seeds = [k for k in res["instances"][0]["results"] if k.startswith("g2s_rnn_s")]
+        k = sum(np.mean([r["results"][s]["ratio"] for r in res["instances"]]) <= 1.1
+                for s in seeds)
+        return {"toy": {"verdict": "seed-dependent" if 0 < k < len(seeds) else "refuted",
+                        "k_of_n": f"{k} of {len(seeds)}",
+                        "fraction_interval": [k / len(seeds) / 2, 0.5 + k / len(seeds) / 2]}}
+    out = with_recipes(result, derive, ["toy"],
+                       {"paper": range(4), "selected": range(4), "target": range(4)})
+    assert out["toy"]["by_recipe"] == "paper refuted, A' pending, C seed-dependent"
+    assert out["toy"]["by_recipe_seeds"] == ("paper refuted (0 of 4 hold [0.00, 0.50]), "
+                                             "A' pending, C seed-dependent "
+                                             "(3 of 4 hold [0.38, 0.88])")
+
+
+def test_seeds_text_reads_each_shape_a_rule_gives():
+    assert seeds_text({"k_of_n": "2 of 5", "fraction_interval": "[0.12, 0.88]"}) == \
+        "2 of 5 hold [0.12, 0.88]"
+    assert seeds_text({"k_of_n": "0 of 0", "fraction_interval": "none"}) == ""
+    parts = {"mis_k_of_n": "4 of 5", "mis_fraction_interval": [0.38, 1.0],
+             "maxcut_k_of_n": "1 of 5"}
+    assert seeds_text(parts) == "mis 4 of 5 hold [0.38, 1.00]; maxcut 1 of 5 hold"
+    assert seeds_text({"by_verdict": "2 refuted, 2 undecided", "comparisons": 4}) == \
+        "comparisons (4): 2 refuted, 2 undecided"
+    assert seeds_text({"verdict": "confirmed"}) == ""

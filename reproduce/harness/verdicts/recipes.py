@@ -15,6 +15,10 @@ every recipe with no rule knowing about recipes.  Then, per claim about a traine
   recipe has fewer evaluated seeds than its training target; ``untrained`` is the learning
   null, shown, never part of the robustness word, and left out of a claim that reads only
   graphs it is not run on);
+* ``by_recipe_seeds``: the same, each decided word with the rule's own count of seeds that
+  hold and its interval on the fraction (``C seed-dependent (4 of 5 hold [0.38, 0.96])``),
+  so a reader sees how much each reading's word rests on; only what the rule derived is shown
+  (a display of the rule's output: no word depends on it);
 * ``robustness``: **recipe-robust** when the verdict is the same under every reading of the
   paper's recipe trained for the claim's models (:data:`g2s.rl.recipes.PAPER_READINGS`: the
   shipped one and the variants the paper allows, each complete); **recipe-sensitive** when
@@ -67,7 +71,7 @@ from reproduce.harness.verdicts.seeds import (
 
 __all__ = ["ENCODER", "NULL_CLAIM_SUFFIX", "ROBUSTNESS_MEANING", "model_name", "recipe_of_key",
            "recipe_view",
-           "recipes_in", "with_recipes", "null_claim", "null_parts", "robustness"]
+           "recipes_in", "seeds_text", "with_recipes", "null_claim", "null_parts", "robustness"]
 
 #: the robustness words :func:`robustness` gives, each with its one meaning (the ledger's
 #: recipes page shows them as its legend)
@@ -218,6 +222,42 @@ def _seeds_on(result: dict, recipe: str, reads: Callable[[Mapping], bool],
     return set.intersection(*sets) if sets else set()
 
 
+def _count(k, iv) -> str:
+    """``4 of 5 hold [0.38, 0.96]`` from a rule's ``k_of_n`` and ``fraction_interval`` (a
+    pair, or the text a rule wrote), each part only where given.  What holds (a seed, or a
+    pair of seeds for a comparison of two trained models) is the rule's: its evidence says."""
+    parts = []
+    if isinstance(k, str) and k and k != "0 of 0":
+        parts.append(f"{k} hold" if re.fullmatch(r"\d+ of \d+", k) else k)
+    if isinstance(iv, (list, tuple)) and len(iv) == 2 and all(
+            isinstance(x, (int, float)) for x in iv):
+        parts.append(f"[{iv[0]:.2f}, {iv[1]:.2f}]")
+    elif isinstance(iv, str) and iv and iv != "none":
+        parts.append(iv)
+    return " ".join(parts)
+
+
+def seeds_text(derived: Mapping) -> str:
+    """What a rule's verdict object says about how much decides it, in a few words: its
+    ``k_of_n`` and ``fraction_interval`` (``4 of 5 hold [0.38, 0.96]``); for a claim of
+    several parts, each part's (``PART_k_of_n``, ``PART_fraction_interval``); else its
+    ``holding`` text, or its comparisons' ``by_verdict``; empty when the rule gave none of
+    these.  A display of the rule's own output: no verdict depends on it."""
+    if "k_of_n" in derived:
+        return _count(derived.get("k_of_n"), derived.get("fraction_interval"))
+    parts = [m[1] for key in derived if (m := re.fullmatch(r"(\w+?)_k_of_n", key))]
+    if parts:
+        shown = [(p, _count(derived[f"{p}_k_of_n"], derived.get(f"{p}_fraction_interval")))
+                 for p in parts]
+        return "; ".join(f"{p} {t}" for p, t in shown if t)
+    if isinstance(derived.get("holding"), str):
+        return derived["holding"]
+    if isinstance(derived.get("by_verdict"), str):
+        n = derived.get("comparisons")
+        return f"comparisons{f' ({n})' if n else ''}: {derived['by_verdict']}"
+    return ""
+
+
 def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[str],
                  targets: Mapping[str, Iterable[int]] | None = None, *,
                  bare_seed: int | None = None,
@@ -252,6 +292,7 @@ def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[
     if targets is None or result.get("checkpoint_dir") is not None:
         targets = present
     words: dict[str, dict[str, str]] = {c: {r: "pending" for r in targets} for c in claims}
+    counts: dict[str, dict[str, str]] = {c: {} for c in claims}   # the rule's k of n, interval
     short: dict[str, list[str]] = {c: [] for c in claims}    # readings too few seeds leave open
     for r, seeds in present.items():
         if r not in targets:
@@ -274,6 +315,8 @@ def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[
                     del words[c][r]
                     continue
             words[c][r] = got[c]["verdict"] if complete and c in got else "pending"
+            if complete and c in got:
+                counts[c][r] = seeds_text(got[c])
     for c in claims:
         by = {r: w for r, w in words[c].items()
               if not (r == UNTRAINED and c.endswith(NULL_CLAIM_SUFFIX))}
@@ -283,6 +326,9 @@ def with_recipes(result: dict, derive: Callable[[dict], dict], claims: Iterable[
         rec = out[c]
         rec["by_recipe"] = ", ".join(f"{RECIPES[r].label} {w}" for r, w in by.items()) or \
             "none"
+        rec["by_recipe_seeds"] = ", ".join(
+            f"{RECIPES[r].label} {w}" + (f" ({counts[c][r]})" if counts[c].get(r) else "")
+            for r, w in by.items()) or "none"
         rec["robustness"], rec["robustness_note"] = word, note
         allowed = [r for r in PAPER_READINGS if r != PAPER and by.get(r) == "confirmed"]
         if rec["verdict"] == "refuted" and allowed:
