@@ -166,6 +166,13 @@ def _model_claim(result: dict, family: str, name: str) -> dict | None:
     return seed_claim(inst, keys, GOOD, null_key=S.NULL_BASELINE)
 
 
+def _seed_counts(g2s: dict) -> dict:
+    """Each type's ``k_of_n`` and ``fraction_interval`` of G2S-RNN's seed rule, as fields
+    ``er_k_of_n``... of a verdict (the parts the recipes page shows); none for an absent type."""
+    return {f"{f}_{k}": g2s[f][k] for f in FAMILIES if g2s[f] is not None
+            for k in ("k_of_n", "fraction_interval")}
+
+
 def _fmt(claim: dict | None) -> str:
     if claim is None:
         return "absent"
@@ -237,8 +244,7 @@ def shipped_verdicts(result: dict) -> dict:
     vals = dict(
         profile=result["profile"], max_n=max_n, threshold=GOOD,
         g2s_er=_fmt(g2s["er"]), g2s_bipartite=_fmt(g2s["bipartite"]),
-        **{f"{f}_{k}": g2s[f][k] for f in FAMILIES if g2s[f] is not None
-           for k in ("k_of_n", "fraction_interval")},
+        **_seed_counts(g2s),
         baselines_compared=len(complete),
         poor_on_one=", ".join(poor_one) or "none", good_on_both=", ".join(good_both) or "none",
         per_baseline="; ".join(f"{b}: ER {_fmt(base[b]['er'])}, bipartite "
@@ -323,8 +329,7 @@ def scale_verdict(result: dict, g2s: dict, max_n: int, smaller: dict | None = No
     vals = dict(profile=result["profile"], max_n=max_n, threshold=GOOD,
                 sizes=", ".join(map(str, sizes or result.get("sizes", []))),
                 g2s_er=_fmt(g2s["er"]), g2s_bipartite=_fmt(g2s["bipartite"]),
-        **{f"{f}_{k}": g2s[f][k] for f in FAMILIES if g2s[f] is not None
-           for k in ("k_of_n", "fraction_interval")},
+                **_seed_counts(g2s),
                 seeds="; ".join(f"{f} {len(result.get('g2s_seeds', {}).get(f, []))}"
                                 for f in FAMILIES),
                 reference_gap="; ".join(f"{f} up to {_gap(result, f):.3f}" for f in FAMILIES),

@@ -64,6 +64,7 @@ from g2s.rl.recipes import PAPER, PAPER_READINGS, RECIPES, UNTRAINED
 from reproduce.harness.verdicts.records import seed_label
 from reproduce.harness.verdicts.seeds import (
     combined_verdict,
+    fraction_text,
     reachable_text,
     seed_decision,
     seeds_verdict,
@@ -231,7 +232,7 @@ def _count(k, iv) -> str:
         parts.append(f"{k} hold" if re.fullmatch(r"\d+ of \d+", k) else k)
     if isinstance(iv, (list, tuple)) and len(iv) == 2 and all(
             isinstance(x, (int, float)) for x in iv):
-        parts.append(f"[{iv[0]:.2f}, {iv[1]:.2f}]")
+        parts.append(fraction_text({"fraction_interval": iv}))
     elif isinstance(iv, str) and iv and iv != "none":
         parts.append(iv)
     return " ".join(parts)
@@ -241,8 +242,8 @@ def seeds_text(derived: Mapping) -> str:
     """What a rule's verdict object says about how much decides it, in a few words: its
     ``k_of_n`` and ``fraction_interval`` (``4 of 5 hold [0.38, 0.96]``); for a claim of
     several parts, each part's (``PART_k_of_n``, ``PART_fraction_interval``); else its
-    ``holding`` text, or its comparisons' ``by_verdict``; empty when the rule gave none of
-    these.  A display of the rule's own output: no verdict depends on it."""
+    comparisons' ``by_verdict``; empty when the rule gave none of these.  A display of the
+    rule's own output: no verdict depends on it."""
     if "k_of_n" in derived:
         return _count(derived.get("k_of_n"), derived.get("fraction_interval"))
     parts = [m[1] for key in derived if (m := re.fullmatch(r"(\w+?)_k_of_n", key))]
@@ -250,8 +251,6 @@ def seeds_text(derived: Mapping) -> str:
         shown = [(p, _count(derived[f"{p}_k_of_n"], derived.get(f"{p}_fraction_interval")))
                  for p in parts]
         return "; ".join(f"{p} {t}" for p, t in shown if t)
-    if isinstance(derived.get("holding"), str):
-        return derived["holding"]
     if isinstance(derived.get("by_verdict"), str):
         n = derived.get("comparisons")
         return f"comparisons{f' ({n})' if n else ''}: {derived['by_verdict']}"
