@@ -73,6 +73,8 @@ TRAINED_CLAIMS = (CLAIM, CLAIM_SCALE, CLAIM_NULL)
 #: the committed ``ci`` grid (25-400 vertices): "scale to graphs of size 3,200" is decided on its
 #: sizes and the scale run's together, since a model that fails at 50 vertices does not scale
 SMALLER_GRID = DEFAULT_OUT / "figure2.json"
+#: where :func:`derive_verdicts` carries the ``ci`` grid's records into the payload it decides
+SMALLER_KEY = "smaller_grid_instances"
 
 
 def smaller_grid() -> dict | None:
@@ -182,9 +184,30 @@ def _fmt(claim: dict | None) -> str:
 def derive_verdicts(result: dict) -> dict:
     """The Figure 2 verdicts: :func:`shipped_verdicts`, each claim about the trained model also
     under every recipe trained for both panels' models, with its robustness word
-    (:func:`reproduce.harness.verdicts.recipes.with_recipes`)."""
-    return with_recipes(result, shipped_verdicts, TRAINED_CLAIMS,
+    (:func:`reproduce.harness.verdicts.recipes.with_recipes`).
+
+    A run reaching 3,200 vertices carries the committed ``ci`` grid's records (``intro-scale-
+    3200`` reads them too) into the payload every recipe's view is made from, so that each
+    view renames them as it renames the run's own: a recipe's seed is then that recipe's seed
+    at every size, never its seed at 800-3,200 joined to the shipped recipe's at 25-400."""
+    return with_recipes(_carrying_smaller(result), shipped_verdicts, TRAINED_CLAIMS,
                         S.recipe_targets(*((PROBLEM, t) for t in TRAINED_ON.values())))
+
+
+def _max_n(result: dict) -> int:
+    """The largest size both types reach (0 without records)."""
+    inst = result.get("instances", {})
+    return min((max(r["n"] for r in inst.get(f, [{"n": 0}])) for f in FAMILIES), default=0)
+
+
+def _carrying_smaller(result: dict) -> dict:
+    """``result`` with the committed ``ci`` grid's records under :data:`SMALLER_KEY` when it
+    reaches 3,200 vertices and the grid is there; else ``result`` itself."""
+    if _max_n(result) < S.PAPER_MAX_N:
+        return result
+    smaller = smaller_grid()
+    return result if smaller is None else {**result,
+                                           SMALLER_KEY: smaller.get("instances", {})}
 
 
 def null_verdict(result: dict) -> dict:
@@ -217,7 +240,6 @@ def shipped_verdicts(result: dict) -> dict:
     The Structure2Vec sub-claim ("well on ER, not on bipartite") is reported separately
     (``s2v_subclaim``: holds / fails / undecided / pending) and does not enter the verdict.
     """
-    inst = result.get("instances", {})
     g2s = {f: _model_claim(result, f, "g2s_rnn") for f in FAMILIES}
     base = {b: {f: _model_claim(result, f, b) for f in FAMILIES} for b in S.BASELINES}
     complete = [b for b in S.BASELINES if all(base[b][f] is not None for f in FAMILIES)]
@@ -231,7 +253,7 @@ def shipped_verdicts(result: dict) -> dict:
     poor_one = [b for b in complete if any(kind(base[b][f]) == "refuted" for f in FAMILIES)]
     g2s_poor = [f for f in FAMILIES if kind(g2s[f]) == "refuted"]
     g2s_good = [f for f in FAMILIES if kind(g2s[f]) == "confirmed"]
-    max_n = min((max(r["n"] for r in inst.get(f, [{"n": 0}])) for f in FAMILIES), default=0)
+    max_n = _max_n(result)
     s2v = base["s2v"]
     if s2v["er"] is None or s2v["bipartite"] is None:
         sub = "pending"
@@ -262,7 +284,10 @@ def shipped_verdicts(result: dict) -> dict:
         verdict_kind = "seed-dependent" if "seed-dependent" in map(kind, g2s.values()) \
             else "undecided"
     # fig2-table (Figure 2(b)) is decided by reproduce/figure2b.py alone
-    smaller = smaller_grid() if max_n >= S.PAPER_MAX_N else None
+    # the ci grid as this view sees it (derive_verdicts carries it); read directly, it is the
+    # shipped recipe's
+    smaller = None if max_n < S.PAPER_MAX_N else \
+        {"instances": result[SMALLER_KEY]} if SMALLER_KEY in result else smaller_grid()
     return {CLAIM: verdict(verdict_kind, **vals),
             CLAIM_SCALE: scale_verdict(result, g2s, max_n, smaller),
             CLAIM_NULL: null_verdict(result)}

@@ -129,6 +129,36 @@ def test_intro_scale_3200_counts_the_smaller_sizes_too(monkeypatch):
     assert v["verdict"] == "pending" and "figure2.json" in v["why"]
 
 
+def _with_recipe_c(result, level=1.02, seeds=5):
+    """``result`` with recipe C's seeds (``g2s_rnn_target_sK``) at ``level`` on every record."""
+    for rows in result["instances"].values():
+        for rec in rows:
+            j = rec["results"]["greedy"]["ratio"] - 1.5
+            rec["results"].update({f"g2s_rnn_target_s{s}": {"ratio": level + j}
+                                   for s in range(seeds)})
+    return result
+
+
+@pytest.mark.parametrize("failing", ["g2s_rnn", "g2s_rnn_target"])
+def test_intro_scale_3200_reads_each_recipes_own_seeds_at_the_smaller_sizes(monkeypatch,
+                                                                              failing):
+    """Each recipe's verdict takes that recipe's seeds at 25-400 vertices as well as at
+    800-3,200: a view of recipe C joined to the shipped recipe's smaller grid would make C's
+    word from the shipped recipe's failures (or hide C's own)."""
+    small = _with_recipe_c(_result(sizes=(25, 50)))
+    for rec in small["instances"]["bipartite"]:
+        if rec["n"] == 50:
+            for key in rec["results"]:
+                if key.rsplit("_s", 1)[0] == failing:
+                    rec["results"][key]["ratio"] = 1.2     # every seed of one recipe fails
+    monkeypatch.setattr(figure2, "smaller_grid", lambda: small)
+    v = _scale(_with_recipe_c(_result(sizes=(800, 1600, 3200))))
+    shipped, c = ("refuted", "confirmed") if failing == "g2s_rnn" else ("confirmed", "refuted")
+    assert f"paper {shipped} (er 10 of 10 hold" in v["by_recipe_seeds"]
+    assert f"C {c} (er 5 of 5 hold" in v["by_recipe_seeds"]
+    assert ("bipartite 0 of 5 hold" in v["by_recipe_seeds"]) == (failing == "g2s_rnn_target")
+
+
 def test_intro_scale_3200_counts_only_sizes_the_trivial_cover_misses(good_smaller_grid):
     """The trivial cover's mean ratio per size is in the evidence; a type where it meets the
     bar everywhere is uninformative, so G2S-RNN holding on the other type alone is the
