@@ -284,10 +284,9 @@ def shipped_verdicts(result: dict) -> dict:
         verdict_kind = "seed-dependent" if "seed-dependent" in map(kind, g2s.values()) \
             else "undecided"
     # fig2-table (Figure 2(b)) is decided by reproduce/figure2b.py alone
-    # the ci grid as this view sees it (derive_verdicts carries it); read directly, it is the
-    # shipped recipe's
-    smaller = None if max_n < S.PAPER_MAX_N else \
-        {"instances": result[SMALLER_KEY]} if SMALLER_KEY in result else smaller_grid()
+    # the ci grid as this recipe's view sees it (derive_verdicts carries it in; absent: pending)
+    smaller = {"instances": result[SMALLER_KEY]} \
+        if max_n >= S.PAPER_MAX_N and SMALLER_KEY in result else None
     return {CLAIM: verdict(verdict_kind, **vals),
             CLAIM_SCALE: scale_verdict(result, g2s, max_n, smaller),
             CLAIM_NULL: null_verdict(result)}
